@@ -1,0 +1,278 @@
+//! The memoized counting engine: a dynamic program over (current square, unvisited squares).
+//!
+//! The number of ways to finish a tour from a state depends only on the square the knight stands
+//! on and the set of squares still to visit, so each state is solved once and kept in a
+//! `hashbrown` table. States that cannot be finished are cut before they are solved or stored:
+//!
+//! * an unvisited square with no unvisited neighbour (nor the knight's square) can never be
+//!   entered;
+//! * every unvisited square but the last needs two ways in or out, so at most one unvisited
+//!   square may be down to one (a forced end), it may not be next to the knight (it would have to
+//!   be both the next square and the last), and it must have the colour the last square of the
+//!   tour is bound to have;
+//! * the unvisited squares must be connected to the knight;
+//! * at the start, a tour needs as many squares of the start's colour as of the other colour, or
+//!   one more (this is what rules out half the starts on odd boards).
+//!
+//! Each rule only removes states from which no tour can be finished, so counts stay exact. All
+//! arithmetic is checked `u128`; the table holds `u64` values and keeps the rare larger ones
+//! aside, so nothing is ever wrapped.
+//!
+//! The table is shared by every start square counted with the same [`MemoCounter`]: whole
+//! per-square tables reuse the states that different starts have in common.
+
+use hashbrown::HashMap;
+
+use crate::board::{Board, Square};
+use crate::cancel::CancelFlag;
+use crate::count::{CountTable, colour_forbids_start};
+use crate::error::Error;
+use crate::graph::{KnightGraph, SquareSet, bit};
+use crate::memory::MemoryBudget;
+
+/// How often (in solved states) the engine looks at the cancel flag.
+const CANCEL_CHECK_INTERVAL: u64 = 1 << 14;
+
+/// Marks a table value whose true count is kept in the side table of large values.
+const LARGE_VALUE: u64 = u64::MAX;
+
+/// What the engine did, for reports and benchmarks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MemoStats {
+    /// States solved (not found in the table, not cut).
+    pub states_solved: u64,
+    /// Look-ups answered by the table.
+    pub table_hits: u64,
+    /// States cut by the pruning rules.
+    pub states_pruned: u64,
+    /// Entries in the table now.
+    pub entries: u64,
+    /// Bytes the table holds now (allocation size).
+    pub table_bytes: u64,
+    /// States that were not stored because the memory budget was reached.
+    pub stores_refused: u64,
+}
+
+/// Counts open tours on one board with a memo table shared across start squares.
+#[derive(Debug)]
+pub struct MemoCounter {
+    graph: KnightGraph,
+    /// One table per current square, keyed by the set of unvisited squares.
+    tables: Vec<HashMap<SquareSet, u64>>,
+    /// Values that do not fit in `u64`, keyed by (current square, unvisited squares).
+    large: HashMap<(u8, SquareSet), u128>,
+    budget: u64,
+    stats: MemoStats,
+    cancel: CancelFlag,
+}
+
+impl MemoCounter {
+    /// An engine for `board` (at most 64 squares) whose table stays within `budget`.
+    pub fn new(board: Board, budget: MemoryBudget, cancel: CancelFlag) -> Result<Self, Error> {
+        let graph = KnightGraph::new(board)?;
+        Ok(MemoCounter {
+            tables: (0..graph.len()).map(|_| HashMap::new()).collect(),
+            graph,
+            large: HashMap::new(),
+            budget: budget.bytes(),
+            stats: MemoStats::default(),
+            cancel,
+        })
+    }
+
+    /// The board.
+    pub fn board(&self) -> Board {
+        self.graph.board()
+    }
+
+    /// What the engine has done so far.
+    pub fn stats(&self) -> MemoStats {
+        self.stats
+    }
+
+    /// The number of open tours that start on `start`.
+    pub fn count_from(&mut self, start: Square) -> Result<u128, Error> {
+        let board = self.board();
+        board.check_square(start)?;
+        if colour_forbids_start(board, start) {
+            return Ok(0);
+        }
+        let index = board.index(start);
+        self.ways(index, self.graph.all() & !bit(index))
+    }
+
+    /// The number of open tours from every square, computed for one square of each symmetry
+    /// class and copied to the rest.
+    pub fn table(&mut self) -> Result<CountTable, Error> {
+        let board = self.board();
+        let mut canonical = Vec::new();
+        for square in board.canonical_squares() {
+            canonical.push((square, self.count_from(square)?));
+        }
+        let counts = board
+            .all_squares()
+            .map(|square| {
+                let (rep, _) = board.canonical_square(square);
+                canonical
+                    .iter()
+                    .find(|(sq, _)| *sq == rep)
+                    .map(|&(_, count)| count)
+                    .expect("every square has a canonical representative")
+            })
+            .collect();
+        Ok(CountTable::new(board, counts))
+    }
+
+    /// Ways to visit every square of `unvisited` starting from `current` (already visited).
+    fn ways(&mut self, current: usize, unvisited: SquareSet) -> Result<u128, Error> {
+        let moves = self.graph.neighbours(current) & unvisited;
+        if unvisited & unvisited.wrapping_sub(1) == 0 {
+            // Nothing or a single square left: it is a tour exactly when the knight can step there.
+            return Ok(u128::from(unvisited == 0 || moves != 0));
+        }
+        if moves == 0 {
+            return Ok(0);
+        }
+        if let Some(&value) = self.tables[current].get(&unvisited) {
+            self.stats.table_hits += 1;
+            return Ok(if value == LARGE_VALUE {
+                self.large[&(current as u8, unvisited)]
+            } else {
+                u128::from(value)
+            });
+        }
+        if !self.can_finish(current, unvisited) {
+            self.stats.states_pruned += 1;
+            return Ok(0);
+        }
+        self.stats.states_solved += 1;
+        if self
+            .stats
+            .states_solved
+            .is_multiple_of(CANCEL_CHECK_INTERVAL)
+        {
+            self.cancel.check()?;
+        }
+        let mut total: u128 = 0;
+        let mut rest = moves;
+        while rest != 0 {
+            let next = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let ways = self.ways(next, unvisited & !bit(next))?;
+            total = total.checked_add(ways).ok_or(Error::Overflow {
+                board: self.board(),
+            })?;
+        }
+        self.store(current, unvisited, total);
+        Ok(total)
+    }
+
+    /// The pruning rules (see the module documentation): false only when no tour can be
+    /// finished from this state.
+    fn can_finish(&self, current: usize, unvisited: SquareSet) -> bool {
+        let here = bit(current);
+        let open = unvisited | here;
+        let (one, two) = self.graph.neighbour_counts(open);
+        if unvisited & !one != 0 {
+            return false;
+        }
+        let ends = unvisited & !two;
+        if ends != 0 {
+            if ends & (ends - 1) != 0 || ends & self.graph.neighbours(current) != 0 {
+                return false;
+            }
+            // The tour's remaining squares alternate colours from the knight's square, so the
+            // last one has the knight's colour exactly when their number is odd.
+            let corner = self.graph.corner_colour();
+            let same_colour = (ends & corner != 0) == (here & corner != 0);
+            if same_colour != (open.count_ones() % 2 == 1) {
+                return false;
+            }
+        }
+        self.graph.reachable(here, open) == open
+    }
+
+    /// Keeps a solved state, unless the table has reached its memory budget.
+    fn store(&mut self, current: usize, unvisited: SquareSet, value: u128) {
+        let table = &mut self.tables[current];
+        if table.len() == table.capacity() {
+            let before = table.allocation_size() as u64;
+            // Growing doubles the table, and the old and new tables exist together while
+            // entries move across.
+            let after = (2 * before).max(1024);
+            if self.stats.table_bytes + after > self.budget {
+                self.stats.stores_refused += 1;
+                return;
+            }
+            table.reserve(1);
+            self.stats.table_bytes =
+                self.stats.table_bytes - before + table.allocation_size() as u64;
+        }
+        let stored = match u64::try_from(value) {
+            Ok(small) if small != LARGE_VALUE => small,
+            _ => {
+                self.large.insert((current as u8, unvisited), value);
+                LARGE_VALUE
+            }
+        };
+        table.insert(unvisited, stored);
+        self.stats.entries += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::count::reference::count_open_tours;
+
+    fn memo(rows: u32, cols: u32) -> MemoCounter {
+        MemoCounter::new(
+            Board::new(rows, cols).unwrap(),
+            MemoryBudget::DEFAULT,
+            CancelFlag::new(),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn judge_examples() {
+        assert_eq!(memo(5, 4).count_from(Square::new(0, 0)).unwrap(), 32);
+        assert_eq!(memo(3, 4).count_from(Square::new(0, 0)).unwrap(), 2);
+        assert_eq!(memo(5, 5).count_from(Square::new(2, 2)).unwrap(), 64);
+        assert_eq!(memo(1, 1).count_from(Square::new(0, 0)).unwrap(), 1);
+    }
+
+    #[test]
+    fn agrees_with_reference_on_small_boards() {
+        for (rows, cols) in [(3, 4), (4, 5), (3, 7), (2, 5)] {
+            let board = Board::new(rows, cols).unwrap();
+            let table = memo(rows, cols).table().unwrap();
+            for square in board.all_squares() {
+                let expected = count_open_tours(board, square, &CancelFlag::new()).unwrap();
+                assert_eq!(table.get(square), expected, "{board} {square}");
+            }
+        }
+    }
+
+    #[test]
+    fn tiny_budget_still_counts_exactly() {
+        let board = Board::new(5, 5).unwrap();
+        let mut engine =
+            MemoCounter::new(board, MemoryBudget::from_bytes(1), CancelFlag::new()).unwrap();
+        assert_eq!(engine.table().unwrap().total_directed().unwrap(), 1728);
+        assert_eq!(engine.stats().entries, 0);
+        assert!(engine.stats().stores_refused > 0);
+    }
+
+    #[test]
+    fn cancelled_count_stops() {
+        let cancel = CancelFlag::new();
+        cancel.cancel();
+        let mut engine =
+            MemoCounter::new(Board::new(6, 6).unwrap(), MemoryBudget::DEFAULT, cancel).unwrap();
+        assert!(matches!(
+            engine.count_from(Square::new(0, 0)),
+            Err(Error::Interrupted)
+        ));
+    }
+}

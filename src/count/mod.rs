@@ -1,0 +1,82 @@
+//! Counting open knight's tours: the memoized engine and the plain reference counter.
+
+pub mod memo;
+pub mod reference;
+
+use serde::Serialize;
+
+use crate::board::{Board, Square};
+use crate::error::Error;
+
+/// The number of open tours starting on each square of a board.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CountTable {
+    board: Board,
+    counts: Vec<u128>,
+}
+
+impl CountTable {
+    /// A table from per-square counts in row-major order.
+    pub fn new(board: Board, counts: Vec<u128>) -> Self {
+        assert_eq!(counts.len() as u64, board.squares(), "one count per square");
+        CountTable { board, counts }
+    }
+
+    /// The board.
+    pub fn board(&self) -> Board {
+        self.board
+    }
+
+    /// The count for tours starting on `square`.
+    pub fn get(&self, square: Square) -> u128 {
+        self.counts[self.board.index(square)]
+    }
+
+    /// The counts in row-major order.
+    pub fn counts(&self) -> &[u128] {
+        &self.counts
+    }
+
+    /// The counts row by row.
+    pub fn rows(&self) -> impl Iterator<Item = &[u128]> {
+        self.counts.chunks(self.board.cols() as usize)
+    }
+
+    /// All open tours on the board, each direction counted: the sum of the table.
+    pub fn total_directed(&self) -> Result<u128, Error> {
+        self.counts
+            .iter()
+            .try_fold(0u128, |sum, &c| sum.checked_add(c))
+            .ok_or(Error::Overflow { board: self.board })
+    }
+
+    /// All open tours on the board, each path counted once whichever way it is walked.
+    pub fn total_undirected(&self) -> Result<u128, Error> {
+        Ok(undirected(self.board, self.total_directed()?))
+    }
+}
+
+/// Converts a directed board total to the undirected one: every tour of two or more squares is
+/// counted once per direction, so this halves it. The single tour of the 1×1 board is its own
+/// reverse and stays 1.
+pub fn undirected(board: Board, directed: u128) -> u128 {
+    if board.squares() == 1 {
+        directed
+    } else {
+        directed / 2
+    }
+}
+
+/// True when an open tour from `start` is ruled out by colour alone: a knight alternates
+/// colours, so a tour from `start` needs as many squares of the start's colour as of the other,
+/// or exactly one more.
+pub fn colour_forbids_start(board: Board, start: Square) -> bool {
+    let corner = board.corner_colour_squares();
+    let other = board.squares() - corner;
+    let (mine, theirs) = if Board::is_corner_colour(start) {
+        (corner, other)
+    } else {
+        (other, corner)
+    };
+    !(mine == theirs || mine == theirs + 1)
+}

@@ -1,0 +1,90 @@
+//! The plain backtracking counter: the textbook algorithm, kept as the reference that the fast
+//! engines are tested and benchmarked against.
+//!
+//! It walks every sequence of knight's moves from the start, trying the eight moves in a fixed
+//! order, and counts the sequences that visit every square. No pruning, no memo, no bitsets:
+//! slow, but obviously right.
+
+use crate::board::{Board, KNIGHT_MOVES, Square};
+use crate::cancel::CancelFlag;
+use crate::error::Error;
+
+/// Counts the open tours of `board` that start on `start`, by plain backtracking.
+///
+/// Every board size is accepted, but the running time grows exponentially: past 30 or so
+/// squares it takes minutes to days. `cancel` stops it early with [`Error::Interrupted`].
+pub fn count_open_tours(board: Board, start: Square, cancel: &CancelFlag) -> Result<u128, Error> {
+    board.check_square(start)?;
+    let mut search = Search {
+        rows: board.rows() as i64,
+        cols: board.cols() as i64,
+        visited: vec![false; board.squares() as usize],
+        squares: board.squares(),
+        found: 0,
+        steps: 0,
+        cancel,
+    };
+    search.visit(start.row as i64, start.col as i64, 1)?;
+    Ok(search.found)
+}
+
+struct Search<'a> {
+    rows: i64,
+    cols: i64,
+    visited: Vec<bool>,
+    squares: u64,
+    found: u128,
+    steps: u64,
+    cancel: &'a CancelFlag,
+}
+
+impl Search<'_> {
+    fn visit(&mut self, row: i64, col: i64, depth: u64) -> Result<(), Error> {
+        self.steps += 1;
+        if self.steps.is_multiple_of(1 << 20) {
+            self.cancel.check()?;
+        }
+        if depth == self.squares {
+            self.found += 1;
+            return Ok(());
+        }
+        let here = (row * self.cols + col) as usize;
+        self.visited[here] = true;
+        for (dr, dc) in KNIGHT_MOVES {
+            let (r, c) = (row + dr as i64, col + dc as i64);
+            if r >= 0 && r < self.rows && c >= 0 && c < self.cols {
+                let next = (r * self.cols + c) as usize;
+                if !self.visited[next] {
+                    self.visit(r, c, depth + 1)?;
+                }
+            }
+        }
+        self.visited[here] = false;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn judge_sample() {
+        let count = count_open_tours(
+            Board::new(5, 4).unwrap(),
+            Square::new(0, 0),
+            &CancelFlag::new(),
+        );
+        assert_eq!(count.unwrap(), 32);
+    }
+
+    #[test]
+    fn one_square_board_has_one_tour() {
+        let count = count_open_tours(
+            Board::new(1, 1).unwrap(),
+            Square::new(0, 0),
+            &CancelFlag::new(),
+        );
+        assert_eq!(count.unwrap(), 1);
+    }
+}

@@ -1,0 +1,67 @@
+//! The library's error type.
+
+use crate::board::{Board, Square};
+
+/// Everything that can go wrong in the library.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// A board size that is not allowed (a side of 0, or absurdly large).
+    #[error("invalid board: {0}")]
+    InvalidBoard(String),
+
+    /// A start square that is not on the board.
+    #[error("start square {square} is outside the {board} board (rows 0 to {}, columns 0 to {})", board.rows() - 1, board.cols() - 1)]
+    SquareOutsideBoard {
+        /// The board.
+        board: Board,
+        /// The square asked for.
+        square: Square,
+    },
+
+    /// A board with more squares than an engine can handle.
+    #[error("the {board} board has {} squares; the {engine} engine handles at most {max_squares}", board.squares())]
+    BoardTooLarge {
+        /// The board.
+        board: Board,
+        /// The engine's limit.
+        max_squares: u64,
+        /// The engine's name.
+        engine: &'static str,
+    },
+
+    /// A count that does not fit in 128 bits. Never wrapped or rounded: the count is refused.
+    #[error("the count on the {board} board does not fit in 128 bits")]
+    Overflow {
+        /// The board being counted.
+        board: Board,
+    },
+
+    /// The work was interrupted (Ctrl-C) before it finished.
+    #[error("interrupted")]
+    Interrupted,
+
+    /// Malformed input, with the place where it is wrong.
+    #[error(transparent)]
+    Input(#[from] crate::input::InputError),
+
+    /// A memory size that could not be understood.
+    #[error(
+        "invalid memory size '{0}': use a number of bytes with an optional unit, e.g. 512M, 2G, 1.5GiB"
+    )]
+    InvalidMemorySize(String),
+}
+
+impl Error {
+    /// True when the error is the user's input being wrong (as opposed to the work failing):
+    /// the command-line tool exits with code 2 for these.
+    pub fn is_bad_input(&self) -> bool {
+        matches!(
+            self,
+            Error::InvalidBoard(_)
+                | Error::SquareOutsideBoard { .. }
+                | Error::BoardTooLarge { .. }
+                | Error::Input(_)
+                | Error::InvalidMemorySize(_)
+        )
+    }
+}

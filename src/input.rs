@@ -1,0 +1,318 @@
+//! Reading questions: the judge format (`T`, then `T` lines `ROWS COLS ROW COL`).
+//!
+//! Every error names the line (1-based) and the field that is wrong, and the whole input is
+//! checked before any answer is computed, so a judge never receives a partial answer list.
+
+use std::fmt;
+
+use crate::board::{Board, Square};
+
+/// The four numbers of a query, in order.
+pub const QUERY_FIELDS: [&str; 4] = ["ROWS", "COLS", "ROW", "COL"];
+
+/// One question: open tours on `board` starting on `start`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Query {
+    /// The board.
+    pub board: Board,
+    /// The start square, on the board.
+    pub start: Square,
+    /// The line of the input the query was read from (1-based).
+    pub line: usize,
+}
+
+/// What is wrong with an input, and where.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub struct InputError {
+    /// The line (1-based), when the error belongs to one.
+    pub line: Option<usize>,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl InputError {
+    /// An error on line `line`.
+    pub fn at(line: usize, message: impl Into<String>) -> Self {
+        InputError {
+            line: Some(line),
+            message: message.into(),
+        }
+    }
+
+    /// An error about the input as a whole.
+    pub fn whole(message: impl Into<String>) -> Self {
+        InputError {
+            line: None,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.line {
+            Some(line) => write!(f, "line {line}: {}", self.message),
+            None => f.write_str(&self.message),
+        }
+    }
+}
+
+/// A whitespace-separated word of the input with its place.
+#[derive(Clone, Copy, Debug)]
+struct Token<'a> {
+    text: &'a str,
+    line: usize,
+    /// Position among the words of its line, from 0.
+    position: usize,
+}
+
+fn tokens(text: &str) -> Vec<Token<'_>> {
+    text.lines()
+        .enumerate()
+        .flat_map(|(i, line)| {
+            line.split_whitespace()
+                .enumerate()
+                .map(move |(position, text)| Token {
+                    text,
+                    line: i + 1,
+                    position,
+                })
+        })
+        .collect()
+}
+
+/// Parses a whole number, naming `field` and the line when it is not one.
+fn number(token: &Token<'_>, field: &str) -> Result<u64, InputError> {
+    let text = token.text;
+    match text.parse::<i128>() {
+        Ok(value) if value < 0 => Err(InputError::at(
+            token.line,
+            format!("{field} is {text}, a negative number"),
+        )),
+        Ok(value) => u64::try_from(value)
+            .map_err(|_| InputError::at(token.line, format!("{field} is {text}, far too large"))),
+        Err(_)
+            if !text.is_empty()
+                && text
+                    .trim_start_matches(['+', '-'])
+                    .bytes()
+                    .all(|b| b.is_ascii_digit()) =>
+        {
+            Err(InputError::at(
+                token.line,
+                format!("{field} is {text}, far too large"),
+            ))
+        }
+        Err(_) => Err(InputError::at(
+            token.line,
+            format!("{field} '{text}' is not a whole number"),
+        )),
+    }
+}
+
+/// Builds a query from its four numbers, checking the board and that the start is on it.
+pub fn query_from_numbers(numbers: [u64; 4], line: usize) -> Result<Query, InputError> {
+    let [rows, cols, row, col] = numbers;
+    for (field, value) in [("ROWS", rows), ("COLS", cols)] {
+        if value == 0 {
+            return Err(InputError::at(
+                line,
+                format!("{field} is 0; a board has at least 1 row and 1 column"),
+            ));
+        }
+    }
+    let side = |field: &str, value: u64| {
+        u32::try_from(value)
+            .ok()
+            .filter(|&v| v <= crate::board::MAX_SIDE)
+            .ok_or_else(|| {
+                InputError::at(
+                    line,
+                    format!(
+                        "{field} is {value}; board sides are at most {}",
+                        crate::board::MAX_SIDE
+                    ),
+                )
+            })
+    };
+    let board = Board::new(side("ROWS", rows)?, side("COLS", cols)?)
+        .map_err(|e| InputError::at(line, e.to_string()))?;
+    if row >= rows {
+        return Err(InputError::at(
+            line,
+            format!(
+                "ROW is {row}, outside the {board} board (rows are 0 to {})",
+                rows - 1
+            ),
+        ));
+    }
+    if col >= cols {
+        return Err(InputError::at(
+            line,
+            format!(
+                "COL is {col}, outside the {board} board (columns are 0 to {})",
+                cols - 1
+            ),
+        ));
+    }
+    Ok(Query {
+        board,
+        start: Square::new(row as u32, col as u32),
+        line,
+    })
+}
+
+/// Parses the judge format: a count `T`, then `T` queries `ROWS COLS ROW COL`.
+///
+/// Any whitespace separates the numbers (one query per line is usual; all on one line is
+/// accepted too). Errors: an empty input, a `T` or a field that is not a whole number, a line
+/// with the wrong number of fields, a `T` that does not match the number of queries, a board
+/// side of 0 and a start outside its board.
+pub fn parse_judge(text: &str) -> Result<Vec<Query>, InputError> {
+    let tokens = tokens(text);
+    let Some((first, rest)) = tokens.split_first() else {
+        return Err(InputError::whole(
+            "the input is empty; expected T (the number of queries) on the first line",
+        ));
+    };
+    let announced = number(first, "T")?;
+    let mut values = Vec::with_capacity(rest.len());
+    for token in rest {
+        let position = if token.line == first.line {
+            token.position - 1
+        } else {
+            token.position
+        };
+        let field = QUERY_FIELDS
+            .get(position)
+            .copied()
+            .unwrap_or("an extra field");
+        values.push(number(token, field)?);
+    }
+    if (rest.len() as u64) != announced.saturating_mul(4) {
+        return Err(structure_error(first, rest, announced));
+    }
+    rest.chunks(4)
+        .zip(values.chunks(4))
+        .map(|(tokens, numbers)| {
+            query_from_numbers(numbers.try_into().expect("chunks of four"), tokens[0].line)
+        })
+        .collect()
+}
+
+/// Explains why the words after `T` do not make `T` queries of four numbers.
+fn structure_error(first: &Token<'_>, rest: &[Token<'_>], announced: u64) -> InputError {
+    // Group the words by line and find the first line that is not a query of four numbers.
+    let mut lines: Vec<(usize, usize)> = Vec::new();
+    for token in rest {
+        match lines.last_mut() {
+            Some((line, count)) if *line == token.line => *count += 1,
+            _ => lines.push((token.line, 1)),
+        }
+    }
+    if let Some(&(line, found)) = lines.iter().find(|&&(_, count)| count != 4) {
+        let what = if line == first.line {
+            format!(
+                "T is followed by {found} more numbers on its line; put each query on its own line as ROWS COLS ROW COL"
+            )
+        } else if found < 4 {
+            format!(
+                "expected 4 numbers (ROWS COLS ROW COL), found {found}: {} is missing",
+                QUERY_FIELDS[found..].join(" ")
+            )
+        } else {
+            format!("expected 4 numbers (ROWS COLS ROW COL), found {found}")
+        };
+        return InputError::at(line, what);
+    }
+    let queries = lines.len() as u64;
+    if queries < announced {
+        InputError::at(
+            first.line,
+            format!(
+                "T is {announced} but only {queries} {} follow{}",
+                plural(queries, "query", "queries"),
+                if queries == 1 { "s" } else { "" }
+            ),
+        )
+    } else {
+        InputError::at(
+            lines[announced as usize].0,
+            format!(
+                "unexpected query: T on line {} is {announced}, and {queries} queries follow",
+                first.line
+            ),
+        )
+    }
+}
+
+fn plural<'a>(n: u64, one: &'a str, many: &'a str) -> &'a str {
+    if n == 1 { one } else { many }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(text: &str) -> String {
+        parse_judge(text).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn parses_the_sample() {
+        let queries = parse_judge("2\n5 4 0 0\n3 4 0 0\n").unwrap();
+        assert_eq!(queries.len(), 2);
+        assert_eq!(queries[0].board, Board::new(5, 4).unwrap());
+        assert_eq!(queries[1].line, 3);
+    }
+
+    #[test]
+    fn any_whitespace_is_fine() {
+        let queries = parse_judge("  2 \r\n5\t4 0 0\n\n 3 4  0 0").unwrap();
+        assert_eq!(queries.len(), 2);
+        assert_eq!(parse_judge("2 5 4 0 0 3 4 0 0").unwrap().len(), 2);
+        assert_eq!(parse_judge("0\n").unwrap().len(), 0);
+    }
+
+    #[test]
+    fn errors_name_line_and_field() {
+        assert_eq!(
+            err(""),
+            "the input is empty; expected T (the number of queries) on the first line"
+        );
+        assert_eq!(err("x\n"), "line 1: T 'x' is not a whole number");
+        assert_eq!(
+            err("1\n5 x 0 0\n"),
+            "line 2: COLS 'x' is not a whole number"
+        );
+        assert_eq!(err("1\n5 4 -1 0\n"), "line 2: ROW is -1, a negative number");
+        assert_eq!(
+            err("2\n5 4 0\n3 4 0 0\n"),
+            "line 2: expected 4 numbers (ROWS COLS ROW COL), found 3: COL is missing"
+        );
+        assert_eq!(
+            err("1\n5 4 0 0 7\n"),
+            "line 2: expected 4 numbers (ROWS COLS ROW COL), found 5"
+        );
+        assert_eq!(
+            err("3\n5 4 0 0\n3 4 0 0\n"),
+            "line 1: T is 3 but only 2 queries follow"
+        );
+        assert_eq!(
+            err("1\n5 4 0 0\n3 4 0 0\n"),
+            "line 3: unexpected query: T on line 1 is 1, and 2 queries follow"
+        );
+        assert_eq!(
+            err("1\n0 4 0 0\n"),
+            "line 2: ROWS is 0; a board has at least 1 row and 1 column"
+        );
+        assert_eq!(
+            err("1\n5 4 5 0\n"),
+            "line 2: ROW is 5, outside the 5x4 board (rows are 0 to 4)"
+        );
+        assert_eq!(
+            err("1\n5 4 0 99999999999999999999999999999999999999999\n"),
+            "line 2: COL is 99999999999999999999999999999999999999999, far too large"
+        );
+    }
+}

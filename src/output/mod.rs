@@ -1,0 +1,154 @@
+//! Writing answers: one exporter per format (plain text, JSON, CSV).
+//!
+//! Counts are exact integers of up to 128 bits. JSON numbers above 2^53 lose digits in most
+//! readers (JavaScript, many others), so every count is written in JSON as a string of decimal
+//! digits, whatever its size: `"count": "32"`. CSV and text have no such limit and hold the
+//! digits as they are.
+
+mod csv;
+mod json;
+mod text;
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Serialize, Serializer};
+
+use crate::board::{Board, Square};
+use crate::count::CountTable;
+use crate::error::Error;
+
+pub use self::csv::CsvExporter;
+pub use self::json::JsonExporter;
+pub use self::text::TextExporter;
+
+/// An exact count; serialized as a string of decimal digits so that no reader rounds it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Count(pub u128);
+
+impl Serialize for Count {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(&self.0)
+    }
+}
+
+impl fmt::Display for Count {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.0, f)
+    }
+}
+
+/// The number of tours from one start square.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct StartCount {
+    /// Board rows.
+    pub rows: u32,
+    /// Board columns.
+    pub cols: u32,
+    /// Start row.
+    pub row: u32,
+    /// Start column.
+    pub col: u32,
+    /// What was counted: `open` (directed open tours from the start).
+    pub kind: &'static str,
+    /// The count.
+    pub count: Count,
+}
+
+impl StartCount {
+    /// The number of open tours from `start` on `board`.
+    pub fn open(board: Board, start: Square, count: u128) -> Self {
+        StartCount {
+            rows: board.rows(),
+            cols: board.cols(),
+            row: start.row,
+            col: start.col,
+            kind: "open",
+            count: Count(count),
+        }
+    }
+}
+
+/// A per-square table with the board's totals, as written by the JSON exporter.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TableReport {
+    /// Board rows.
+    pub rows: u32,
+    /// Board columns.
+    pub cols: u32,
+    /// What was counted: `open`.
+    pub kind: &'static str,
+    /// All tours on the board, each direction counted (the sum of the table).
+    pub total_directed: Count,
+    /// All tours on the board, each counted once.
+    pub total_undirected: Count,
+    /// The count for each start square, row by row.
+    pub counts: Vec<Vec<Count>>,
+}
+
+impl TableReport {
+    /// The report of a table of open-tour counts.
+    pub fn open(table: &CountTable) -> Result<Self, Error> {
+        Ok(TableReport {
+            rows: table.board().rows(),
+            cols: table.board().cols(),
+            kind: "open",
+            total_directed: Count(table.total_directed()?),
+            total_undirected: Count(table.total_undirected()?),
+            counts: table
+                .rows()
+                .map(|row| row.iter().map(|&c| Count(c)).collect())
+                .collect(),
+        })
+    }
+}
+
+/// Output formats of the counting commands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Format {
+    /// Plain text for people (and bare numbers for single counts).
+    #[default]
+    Table,
+    /// JSON, counts as strings of digits.
+    Json,
+    /// CSV with a header line.
+    Csv,
+}
+
+impl Format {
+    /// The names accepted on the command line.
+    pub const NAMES: [&'static str; 3] = ["table", "json", "csv"];
+
+    /// The exporter that writes this format.
+    pub fn exporter(self) -> Box<dyn Exporter> {
+        match self {
+            Format::Table => Box::new(TextExporter),
+            Format::Json => Box::new(JsonExporter),
+            Format::Csv => Box::new(CsvExporter),
+        }
+    }
+}
+
+impl FromStr for Format {
+    type Err = String;
+
+    fn from_str(name: &str) -> Result<Self, String> {
+        match name {
+            "table" => Ok(Format::Table),
+            "json" => Ok(Format::Json),
+            "csv" => Ok(Format::Csv),
+            other => Err(format!(
+                "unknown format '{other}' (use one of: {})",
+                Format::NAMES.join(", ")
+            )),
+        }
+    }
+}
+
+/// Writes answers in one format. Every method returns the whole text, ending in a newline.
+pub trait Exporter {
+    /// One count from one start square.
+    fn start_count(&self, answer: &StartCount) -> Result<String, Error>;
+    /// A per-square table and the board's totals.
+    fn table(&self, table: &CountTable) -> Result<String, Error>;
+}
