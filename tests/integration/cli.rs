@@ -1,0 +1,292 @@
+//! The command line end to end: the documented examples, output formats, bad input and exit
+//! codes.
+
+use predicates::prelude::*;
+use predicates::str::contains;
+
+use crate::util::knights;
+
+/// Runs `knights` with `args` and `stdin`, expecting bad input: exit code 2, nothing on
+/// standard output and exactly one line on standard error that contains `message`.
+fn rejects(args: &[&str], stdin: &str, message: &str) {
+    let output = knights().args(args).write_stdin(stdin).output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(
+        output.status.code(),
+        Some(2),
+        "{args:?} {stdin:?}: {stderr}"
+    );
+    assert!(
+        output.stdout.is_empty(),
+        "{args:?}: printed {:?}",
+        output.stdout
+    );
+    assert_eq!(stderr.lines().count(), 1, "{args:?} {stdin:?}: {stderr}");
+    assert!(stderr.starts_with("error: "), "{stderr}");
+    assert!(stderr.contains(message), "{args:?} {stdin:?}: {stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+#[test]
+fn count_examples() {
+    for (args, expected) in [
+        (["count", "5", "4", "0", "0"], "32\n"),
+        (["count", "3", "4", "0", "0"], "2\n"),
+        (["count", "5", "5", "2", "2"], "64\n"),
+        (["count", "4", "5", "0", "0"], "32\n"),
+        (["count", "1", "1", "0", "0"], "1\n"),
+    ] {
+        knights().args(args).assert().success().stdout(expected);
+    }
+}
+
+#[test]
+fn count_table_prints_grid_and_totals() {
+    knights()
+        .args(["count", "5", "5"])
+        .assert()
+        .success()
+        .stdout(contains("304   0  56   0 304\n"))
+        .stdout(contains(" 56   0  64   0  56\n"))
+        .stdout(contains("total (directed):   1728\n"))
+        .stdout(contains("total (undirected): 864\n"));
+}
+
+#[test]
+fn count_json_writes_counts_as_strings() {
+    let output = knights()
+        .args(["count", "5", "4", "0", "0", "--format", "json"])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let value: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(value["count"], "32");
+    assert_eq!(value["rows"], 5);
+    assert_eq!(value["kind"], "open");
+
+    let output = knights()
+        .args(["count", "3", "4", "--format", "json"])
+        .output()
+        .unwrap();
+    let value: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(value["total_directed"], "16");
+    assert_eq!(value["total_undirected"], "8");
+    assert_eq!(value["counts"][1][0], "4");
+    assert_eq!(value["counts"].as_array().unwrap().len(), 3);
+}
+
+#[test]
+fn count_csv_has_header_and_one_row_per_square() {
+    knights()
+        .args(["count", "5", "4", "0", "0", "-f", "csv"])
+        .assert()
+        .success()
+        .stdout("rows,cols,row,col,kind,count\n5,4,0,0,open,32\n");
+    let output = knights()
+        .args(["count", "3", "4", "--format", "csv"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert_eq!(text.lines().count(), 13);
+    assert!(text.contains("\n3,4,1,0,open,4\n"));
+}
+
+#[test]
+fn count_with_reference_engine_agrees() {
+    knights()
+        .args(["count", "5", "4", "0", "0", "--engine", "reference"])
+        .assert()
+        .success()
+        .stdout("32\n");
+}
+
+#[test]
+fn count_within_a_tiny_memory_budget_is_still_exact() {
+    knights()
+        .args(["count", "5", "5", "--memory", "1K", "--stats"])
+        .assert()
+        .success()
+        .stdout(contains("total (directed):   1728"))
+        .stderr(contains("memory budget reached"));
+}
+
+#[test]
+fn solve_reads_the_judge_format_from_stdin() {
+    knights()
+        .arg("solve")
+        .write_stdin("2\n5 4 0 0\n3 4 0 0\n")
+        .assert()
+        .success()
+        .stdout("32\n2\n")
+        .stderr("");
+}
+
+#[test]
+fn solve_accepts_any_whitespace_and_a_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("queries.txt");
+    std::fs::write(&path, "3\r\n 5\t4 0 0\n\n4 5 0 0   \n5 5 2 2").unwrap();
+    knights()
+        .arg("solve")
+        .arg(&path)
+        .assert()
+        .success()
+        .stdout("32\n32\n64\n");
+    knights()
+        .args(["solve", "-"])
+        .write_stdin("2 5 4 0 0 3 4 0 0")
+        .assert()
+        .success()
+        .stdout("32\n2\n");
+}
+
+#[test]
+fn help_explains_and_gives_examples() {
+    knights()
+        .arg("--help")
+        .assert()
+        .success()
+        .stdout(contains("Examples:"))
+        .stdout(contains("knights count 5 4 0 0"));
+    knights()
+        .args(["count", "--help"])
+        .assert()
+        .success()
+        .stdout(contains("<ROWS>"))
+        .stdout(contains("Examples:"));
+    knights()
+        .args(["solve", "--help"])
+        .assert()
+        .success()
+        .stdout(contains("Examples:"));
+}
+
+#[test]
+fn count_rejects_bad_arguments() {
+    rejects(
+        &["count", "x", "4", "0", "0"],
+        "",
+        "'x' is not a whole number",
+    );
+    rejects(&["count", "-5", "4", "0", "0"], "", "-5 is negative");
+    rejects(&["count", "0", "4"], "", "a board side is at least 1");
+    rejects(&["count", "5", "4", "0"], "", "<COL>");
+    rejects(
+        &["count", "5", "4", "0", "0", "7"],
+        "",
+        "unexpected argument '7'",
+    );
+    rejects(&["count", "5", "4", "5", "0"], "", "outside the 5x4 board");
+    rejects(&["count", "5", "4", "0", "-1"], "", "-1 is negative");
+    rejects(&["count", "9", "9"], "", "the 9x9 board has 81 squares");
+    rejects(&["count", "5", "4", "--format", "xml"], "", "xml");
+    rejects(
+        &["--memory", "lots", "count", "5", "4"],
+        "",
+        "invalid memory size",
+    );
+    rejects(&["frobnicate"], "", "unrecognized subcommand");
+}
+
+#[test]
+fn solve_rejects_bad_input_naming_line_and_field() {
+    let solve = &["solve"];
+    rejects(solve, "", "the input is empty");
+    rejects(
+        solve,
+        "two\n5 4 0 0\n",
+        "line 1: T 'two' is not a whole number",
+    );
+    rejects(
+        solve,
+        "2\n5 4 0 0\n3 x 0 0\n",
+        "line 3: COLS 'x' is not a whole number",
+    );
+    rejects(
+        solve,
+        "1\n5 4 0\n",
+        "line 2: expected 4 numbers (ROWS COLS ROW COL), found 3",
+    );
+    rejects(
+        solve,
+        "1\n5 4 0 0 0\n",
+        "line 2: expected 4 numbers (ROWS COLS ROW COL), found 5",
+    );
+    rejects(
+        solve,
+        "3\n5 4 0 0\n3 4 0 0\n",
+        "T is 3 but only 2 queries follow",
+    );
+    rejects(solve, "1\n5 4 0 0\n3 4 0 0\n", "line 3: unexpected query");
+    rejects(solve, "1\n0 4 0 0\n", "line 2: ROWS is 0");
+    rejects(
+        solve,
+        "1\n5 -4 0 0\n",
+        "line 2: COLS is -4, a negative number",
+    );
+    rejects(
+        solve,
+        "1\n5 4 0 4\n",
+        "line 2: COL is 4, outside the 5x4 board",
+    );
+    rejects(
+        solve,
+        "2\n5 4 0 0\n9 9 0 0\n",
+        "line 3: the 9x9 board has 81 squares",
+    );
+    rejects(
+        solve,
+        "1\n5 4 0 1e3\n",
+        "line 2: COL '1e3' is not a whole number",
+    );
+    rejects(&["solve", "/no/such/file"], "", "cannot read /no/such/file");
+}
+
+#[test]
+fn solve_prints_nothing_when_a_later_line_is_bad() {
+    // The first query is fine; the last is not: nothing at all may reach standard output.
+    rejects(
+        &["solve"],
+        "3\n5 4 0 0\n3 4 0 0\n5 4 9 9\n",
+        "line 4: ROW is 9",
+    );
+}
+
+#[test]
+fn solve_rejects_binary_input() {
+    let output = knights()
+        .arg("solve")
+        .write_stdin(vec![0xff, 0xfe, 0x00, 0x31])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains("is not text"),
+        "{output:?}"
+    );
+}
+
+/// Ctrl-C (SIGINT) stops a long count cleanly: exit code 130, a message, no partial output.
+#[cfg(unix)]
+#[test]
+fn interrupt_stops_a_long_count_cleanly() {
+    use std::process::{Command, Stdio};
+    use std::time::Duration;
+
+    let child = Command::new(env!("CARGO_BIN_EXE_knights"))
+        .args(["count", "7", "8"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(130));
+    assert!(output.stdout.is_empty());
+    assert!(predicate::str::contains("interrupted").eval(&String::from_utf8_lossy(&output.stderr)));
+}

@@ -1,0 +1,8 @@
+//! The integration tests, in one binary (as ripgrep does): the engine against the reference
+//! counter and published counts, the board's symmetries, and the command line end to end.
+
+mod anchors;
+mod cli;
+mod engine;
+mod symmetry;
+mod util;
