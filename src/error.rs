@@ -1,6 +1,7 @@
 //! The library's error type.
 
 use crate::board::{Board, Square};
+use crate::store::StoreError;
 
 /// Everything that can go wrong in the library.
 #[derive(Debug, thiserror::Error)]
@@ -44,6 +45,10 @@ pub enum Error {
     #[error(transparent)]
     Input(#[from] crate::input::InputError),
 
+    /// The answer store failed or refused a file.
+    #[error(transparent)]
+    Store(#[from] crate::store::StoreError),
+
     /// A memory size that could not be understood.
     #[error(
         "invalid memory size '{0}': use a number of bytes with an optional unit, e.g. 512M, 2G, 1.5GiB"
@@ -62,6 +67,12 @@ impl Error {
                 | Error::BoardTooLarge { .. }
                 | Error::Input(_)
                 | Error::InvalidMemorySize(_)
+                | Error::Store(
+                    StoreError::NotADatabase { .. }
+                        | StoreError::Foreign { .. }
+                        | StoreError::NewerSchema { .. }
+                        | StoreError::MissingDirectory { .. }
+                )
         )
     }
 }

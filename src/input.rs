@@ -1,4 +1,5 @@
-//! Reading questions: the judge format (`T`, then `T` lines `ROWS COLS ROW COL`).
+//! Reading questions: the judge format (`T`, then `T` lines `ROWS COLS ROW COL`) and plain
+//! lists of `ROWS COLS ROW COL` lines with blank lines and `#` comments.
 //!
 //! Every error names the line (1-based) and the field that is wrong, and the whole input is
 //! checked before any answer is computed, so a judge never receives a partial answer list.
@@ -250,6 +251,75 @@ fn plural<'a>(n: u64, one: &'a str, many: &'a str) -> &'a str {
     if n == 1 { one } else { many }
 }
 
+/// The two shapes of a batch file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BatchFormat {
+    /// `T`, then `T` queries: answered with bare counts.
+    Judge,
+    /// One `ROWS COLS ROW COL` query per line.
+    List,
+}
+
+/// A parsed batch file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Batch {
+    /// Which shape the file had.
+    pub format: BatchFormat,
+    /// The queries, in order.
+    pub queries: Vec<Query>,
+}
+
+/// Parses a batch file: the judge format, or a plain list of `ROWS COLS ROW COL` lines.
+///
+/// Blank lines and `#` comments (to the end of the line) are allowed in both. The format is
+/// told by the first line with numbers: one number is the judge's `T`, otherwise it is a list.
+pub fn parse_batch(text: &str) -> Result<Batch, InputError> {
+    let stripped: String = text
+        .lines()
+        .map(|line| line.split('#').next().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let tokens = tokens(&stripped);
+    let Some(first) = tokens.first() else {
+        return Err(InputError::whole(
+            "the input has no queries (only blank lines or comments)",
+        ));
+    };
+    let first_line_words = tokens.iter().filter(|t| t.line == first.line).count();
+    if first_line_words == 1 {
+        return Ok(Batch {
+            format: BatchFormat::Judge,
+            queries: parse_judge(&stripped)?,
+        });
+    }
+    let mut queries = Vec::new();
+    for line in tokens.chunk_by(|a, b| a.line == b.line) {
+        let number_of = |position: usize| number(&line[position], QUERY_FIELDS[position]);
+        if line.len() != 4 {
+            // Report a word that is not a number first: it is the likelier mistake.
+            for (position, token) in line.iter().enumerate().take(4) {
+                number(token, QUERY_FIELDS[position])?;
+            }
+            let found = line.len();
+            let missing = if found < 4 {
+                format!(": {} is missing", QUERY_FIELDS[found..].join(" "))
+            } else {
+                String::new()
+            };
+            return Err(InputError::at(
+                line[0].line,
+                format!("expected 4 numbers (ROWS COLS ROW COL), found {found}{missing}"),
+            ));
+        }
+        let numbers = [number_of(0)?, number_of(1)?, number_of(2)?, number_of(3)?];
+        queries.push(query_from_numbers(numbers, line[0].line)?);
+    }
+    Ok(Batch {
+        format: BatchFormat::List,
+        queries,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -272,6 +342,34 @@ mod tests {
         assert_eq!(queries.len(), 2);
         assert_eq!(parse_judge("2 5 4 0 0 3 4 0 0").unwrap().len(), 2);
         assert_eq!(parse_judge("0\n").unwrap().len(), 0);
+    }
+
+    #[test]
+    fn batch_lists_and_judge_files() {
+        let batch = parse_batch("# a comment\n\n5 4 0 0  # corner\n3 4 1 0\n").unwrap();
+        assert_eq!(batch.format, BatchFormat::List);
+        assert_eq!(batch.queries.len(), 2);
+        assert_eq!(batch.queries[0].line, 3);
+        let batch = parse_batch("# judge\n2\n5 4 0 0\n3 4 0 0\n").unwrap();
+        assert_eq!(batch.format, BatchFormat::Judge);
+        assert_eq!(batch.queries[1].line, 4);
+        let err = |t: &str| parse_batch(t).unwrap_err().to_string();
+        assert_eq!(
+            err("5 4 0 0\n5 4 0\n"),
+            "line 2: expected 4 numbers (ROWS COLS ROW COL), found 3: COL is missing"
+        );
+        assert_eq!(
+            err("5 4 0 0\n5 y 0\n"),
+            "line 2: COLS 'y' is not a whole number"
+        );
+        assert_eq!(
+            err("5 4 0 0\n5 4 0 9\n"),
+            "line 2: COL is 9, outside the 5x4 board (columns are 0 to 3)"
+        );
+        assert_eq!(
+            err("# nothing\n"),
+            "the input has no queries (only blank lines or comments)"
+        );
     }
 
     #[test]

@@ -3,20 +3,30 @@
 //! * [`board`]: boards, squares, knight's moves and the board's symmetries;
 //! * [`graph`]: the knight graph of a board of at most 64 squares, as bitsets;
 //! * [`count`]: the memoized counting engine and the plain reference counter;
-//! * [`input`]: reading questions (the judge format);
+//! * [`input`]: reading queries (the judge format and plain lists);
 //! * [`output`]: writing answers as text tables, JSON or CSV;
-//! * [`solve`]: answering lists of questions.
+//! * [`question`]: questions in canonical form;
+//! * [`store`]: the SQLite answer store;
+//! * [`resolve`]: answering questions from the store or by computing them;
+//! * [`batch`]: answering lists of queries in input order;
+//! * [`precompute`]: choosing boards to fill the store with;
+//! * [`exchange`]: reading exported answers back (import).
 #![deny(missing_docs)]
 
+pub mod batch;
 pub mod board;
 pub mod cancel;
 pub mod count;
 pub mod error;
+pub mod exchange;
 pub mod graph;
 pub mod input;
 pub mod memory;
 pub mod output;
-pub mod solve;
+pub mod precompute;
+pub mod question;
+pub mod resolve;
+pub mod store;
 
 pub use board::{Board, CanonicalStart, Square, Symmetry};
 pub use cancel::CancelFlag;

@@ -1,27 +1,49 @@
 //! The `knights` command: parses arguments, calls the library, prints.
 
-use std::io::{self, Read, Write};
-use std::path::PathBuf;
+use std::io::{self, IsTerminal, Read, Write};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use knights::count::memo::MemoCounter;
-use knights::count::{CountTable, reference};
-use knights::output::{Format, StartCount};
-use knights::{Board, CancelFlag, MemoryBudget, Square, input, solve};
+use indicatif::{ProgressBar, ProgressStyle};
+use knights::batch::{self, BatchAnswers};
+use knights::count::CountTable;
+use knights::exchange::{self, ExchangeFormat};
+use knights::input::{self, BatchFormat};
+use knights::output::{self, Format, StartCount};
+use knights::precompute::{self, BoardRange, BoardSelection};
+use knights::question::{Question, TourKind};
+use knights::resolve::{self, EngineChoice, Progress, Settings};
+use knights::store::{self, AnswerFilter, Store};
+use knights::{Board, CancelFlag, MemoryBudget, Square};
 
 const EXAMPLES: &str = "\
 Examples:
   knights count 5 4 0 0                     open tours from a corner of 5x4: 32
   knights count 6 6                         the per-square table of 6x6 and its totals
-  printf '2\\n5 4 0 0\\n3 4 0 0\\n' | knights solve   the judge format: prints 32 and 2";
+  printf '2\\n5 4 0 0\\n3 4 0 0\\n' | knights solve   the judge format: prints 32 and 2
+  knights batch queries.txt --format csv    many queries, answered from the store where it can
+  knights precompute --max-squares 30       fill the store with every board up to 30 squares
+  knights query --board 5x5                 list what the store knows
 
-/// Count knight's tours on rectangular boards, exactly.
+Every answer is kept in the answer store (an SQLite file): --db PATH, else $KNIGHTS_DB, else
+knights/answers.db in your data directory (~/.local/share on Linux).";
+
+/// Count knight's tours on rectangular boards, exactly, and remember every answer.
 #[derive(Debug, Parser)]
 #[command(name = "knights", version, after_help = EXAMPLES)]
 struct Cli {
+    /// The answer store (an SQLite file). Default: $KNIGHTS_DB, else knights/answers.db in the
+    /// user's data directory.
+    #[arg(long, global = true, value_name = "PATH", env = "KNIGHTS_DB")]
+    db: Option<PathBuf>,
+
+    /// Compute without reading or writing the answer store.
+    #[arg(long, global = true)]
+    no_cache: bool,
+
     /// Memory the counting tables may use, e.g. 512M or 4G. When it is reached, counting
     /// goes on (slower) without storing more.
     #[arg(long, global = true, value_name = "SIZE", default_value = "2G")]
@@ -52,6 +74,59 @@ Examples:
   printf '2\\n5 4 0 0\\n3 4 0 0\\n' | knights solve     prints 32 and 2
   knights solve queries.txt")]
     Solve(SolveArgs),
+
+    /// Answer a file of queries: the judge format, or one `ROWS COLS ROW COL` per line.
+    #[command(after_help = "\
+The file is either the judge format (T, then T queries) or a list with one query
+`ROWS COLS ROW COL` per line; blank lines and # comments are allowed in both. Each distinct
+question is computed once (in parallel), answers already in the store are not recomputed, and
+new answers are saved as they finish. The judge format prints bare counts; a list prints a table
+(or JSON, CSV). A summary goes to standard error.
+
+Examples:
+  knights batch queries.txt
+  knights batch - --format csv < queries.txt")]
+    Batch(BatchArgs),
+
+    /// Fill the answer store for a range of boards: every start square and the board totals.
+    #[command(after_help = "\
+Computes every canonical start square and the total of every selected board, skipping what the
+store already has (so an interrupted run resumes where it stopped). Shows a progress bar on a
+terminal.
+
+Examples:
+  knights precompute --boards 3x3..6x6
+  knights precompute --max-squares 30
+  knights precompute --boards 4x4..5x8 --min-squares 20")]
+    Precompute(PrecomputeArgs),
+
+    /// List the answers in the store.
+    #[command(after_help = "\
+Each stored answer is a canonical question: boards with rows <= cols, the least square of each
+symmetry class, and board totals (start `total`).
+
+Examples:
+  knights query --board 5x5
+  knights query --max-squares 20 --format csv")]
+    Query(QueryArgs),
+
+    /// Write stored answers to a CSV or JSON file (for `knights import`).
+    #[command(after_help = "\
+Examples:
+  knights export --output answers.csv
+  knights export --max-squares 30 --format json --output small.json")]
+    Export(ExportArgs),
+
+    /// Add answers from a CSV or JSON export to the store, after checking every record.
+    #[command(after_help = "\
+Every record is checked (canonical question, known kind and engine, exact count, totals equal to
+the sum of their starts, no conflict with the store) before anything is written: one bad record
+rejects the whole file, naming its line.
+
+Examples:
+  knights import data/lookup.csv
+  knights import answers.json")]
+    Import(ImportArgs),
 }
 
 #[derive(Debug, Args)]
@@ -72,18 +147,104 @@ struct CountArgs {
     /// Output format.
     #[arg(long, short, value_enum, default_value_t = FormatArg::Table)]
     format: FormatArg,
-    /// Counting engine: `memo` (fast) or `reference` (plain backtracking, for comparison).
-    #[arg(long, value_enum, default_value_t = EngineArg::Memo)]
-    engine: EngineArg,
-    /// Print the time taken and the engine's figures on standard error.
+    #[command(flatten)]
+    engine: EngineArgs,
+    /// Print where the answer came from, the time taken and the engine's figures on standard
+    /// error.
     #[arg(long)]
     stats: bool,
+}
+
+#[derive(Debug, Args)]
+struct EngineArgs {
+    /// Counting engine for what the store lacks: `memo` (fast) or `reference` (plain
+    /// backtracking, for comparison).
+    #[arg(long, value_enum, default_value_t = EngineArg::Memo)]
+    engine: EngineArg,
 }
 
 #[derive(Debug, Args)]
 struct SolveArgs {
     /// File to read; standard input when absent or `-`.
     file: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+struct BatchArgs {
+    /// File to read, or `-` for standard input.
+    file: PathBuf,
+    /// Output format (the judge format always prints bare counts as `table`).
+    #[arg(long, short, value_enum, default_value_t = FormatArg::Table)]
+    format: FormatArg,
+    #[command(flatten)]
+    engine: EngineArgs,
+    /// No summary or progress bar on standard error.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+#[derive(Debug, Args)]
+struct PrecomputeArgs {
+    /// Boards AxB..CxD: rows A to C, columns B to D (both orientations are one board).
+    #[arg(long, value_name = "RANGE", value_parser = parse_range)]
+    boards: Option<BoardRange>,
+    /// Only boards of at least N squares.
+    #[arg(long, value_name = "N")]
+    min_squares: Option<u64>,
+    /// Only boards of at most N squares (alone: every board up to N squares).
+    #[arg(long, value_name = "N")]
+    max_squares: Option<u64>,
+    #[command(flatten)]
+    engine: EngineArgs,
+    /// No progress bar or summary.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+#[derive(Debug, Args)]
+struct FilterArgs {
+    /// Only this board, e.g. 5x5 (either orientation).
+    #[arg(long, value_name = "RxC", value_parser = parse_board)]
+    board: Option<Board>,
+    /// Only this kind of count.
+    #[arg(long, value_enum)]
+    kind: Option<KindArg>,
+    /// Only boards of at least N squares.
+    #[arg(long, value_name = "N")]
+    min_squares: Option<u64>,
+    /// Only boards of at most N squares.
+    #[arg(long, value_name = "N")]
+    max_squares: Option<u64>,
+}
+
+#[derive(Debug, Args)]
+struct QueryArgs {
+    #[command(flatten)]
+    filter: FilterArgs,
+    /// Output format.
+    #[arg(long, short, value_enum, default_value_t = FormatArg::Table)]
+    format: FormatArg,
+}
+
+#[derive(Debug, Args)]
+struct ExportArgs {
+    #[command(flatten)]
+    filter: FilterArgs,
+    /// File format; by default JSON for a `.json` output file, CSV otherwise.
+    #[arg(long, short, value_enum)]
+    format: Option<ExchangeArg>,
+    /// File to write (replaced only once complete); standard output when absent.
+    #[arg(long, short)]
+    output: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+struct ImportArgs {
+    /// File to read, or `-` for standard input.
+    file: PathBuf,
+    /// File format; by default JSON for a `.json` file, CSV otherwise.
+    #[arg(long, short, value_enum)]
+    format: Option<ExchangeArg>,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -103,10 +264,47 @@ impl From<FormatArg> for Format {
     }
 }
 
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum ExchangeArg {
+    Csv,
+    Json,
+}
+
+impl From<ExchangeArg> for ExchangeFormat {
+    fn from(arg: ExchangeArg) -> Self {
+        match arg {
+            ExchangeArg::Csv => ExchangeFormat::Csv,
+            ExchangeArg::Json => ExchangeFormat::Json,
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum EngineArg {
     Memo,
     Reference,
+}
+
+impl From<EngineArg> for EngineChoice {
+    fn from(arg: EngineArg) -> Self {
+        match arg {
+            EngineArg::Memo => EngineChoice::Memo,
+            EngineArg::Reference => EngineChoice::Reference,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum KindArg {
+    Open,
+}
+
+impl From<KindArg> for TourKind {
+    fn from(arg: KindArg) -> Self {
+        match arg {
+            KindArg::Open => TourKind::Open,
+        }
+    }
 }
 
 fn parse_whole(text: &str) -> Result<u64, String> {
@@ -133,6 +331,18 @@ fn parse_coordinate(text: &str) -> Result<u32, String> {
     u32::try_from(value).map_err(|_| format!("{text} is far too large"))
 }
 
+fn parse_range(text: &str) -> Result<BoardRange, String> {
+    text.parse()
+}
+
+fn parse_board(text: &str) -> Result<Board, String> {
+    let range: BoardRange = text.parse()?;
+    if range.from != range.to {
+        return Err(format!("'{text}' is a range; give one board like 5x6"));
+    }
+    Board::new(range.from.0, range.from.1).map_err(|e| e.to_string())
+}
+
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
@@ -140,7 +350,8 @@ fn main() -> ExitCode {
     };
     let cancel = CancelFlag::new();
     let handler_flag = cancel.clone();
-    // The first Ctrl-C asks the work to stop cleanly; a second one ends the process at once.
+    // The first Ctrl-C asks the work to stop cleanly (finished answers are saved); a second
+    // one ends the process at once.
     let _ = ctrlc::set_handler(move || {
         if handler_flag.is_cancelled() {
             std::process::exit(130);
@@ -200,25 +411,100 @@ fn one_line(rendered: &str) -> String {
 fn exit_code(err: &anyhow::Error) -> u8 {
     match err.downcast_ref::<knights::Error>() {
         Some(knights::Error::Interrupted) => 130,
+        _ if err.downcast_ref::<Stopped>().is_some() => 130,
         Some(e) if e.is_bad_input() => 2,
         _ if err.downcast_ref::<BadInput>().is_some() => 2,
         _ => 1,
     }
 }
 
+/// An interruption, with what was kept (exit code 130).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+struct Stopped(String);
+
 /// An input problem found by the command itself (e.g. an unreadable file).
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
 struct BadInput(String);
 
-fn run(cli: Cli, cancel: &CancelFlag) -> Result<()> {
-    match cli.command {
-        Command::Count(args) => count(args, cli.memory, cancel),
-        Command::Solve(args) => solve_judge(args, cli.memory, cancel),
+/// What every command shares: the store's location and the engine settings.
+struct Session {
+    db: Option<PathBuf>,
+    no_cache: bool,
+    memory: MemoryBudget,
+    cancel: CancelFlag,
+}
+
+impl Session {
+    /// The answer store, or `None` with `--no-cache`.
+    fn store(&self) -> Result<Option<Store>> {
+        if self.no_cache {
+            return Ok(None);
+        }
+        self.open_store().map(Some)
+    }
+
+    /// The answer store, for the commands that exist to use it.
+    fn required_store(&self, command: &str) -> Result<Store> {
+        if self.no_cache {
+            return Err(BadInput(format!(
+                "{command} works on the answer store; --no-cache makes no sense here"
+            ))
+            .into());
+        }
+        self.open_store()
+    }
+
+    fn open_store(&self) -> Result<Store> {
+        let path = match &self.db {
+            Some(path) => path.clone(),
+            None => {
+                let path = store::default_path().ok_or_else(|| {
+                    BadInput("no data directory is known here; give the store's place with --db PATH or $KNIGHTS_DB".into())
+                })?;
+                if let Some(dir) = path.parent() {
+                    std::fs::create_dir_all(dir).with_context(|| {
+                        format!(
+                            "cannot create the directory {} for the answer store",
+                            dir.display()
+                        )
+                    })?;
+                }
+                path
+            }
+        };
+        Ok(Store::open(&path).map_err(knights::Error::from)?)
+    }
+
+    fn settings(&self, engine: EngineArg) -> Settings {
+        Settings {
+            engine: engine.into(),
+            memory: self.memory,
+            cancel: self.cancel.clone(),
+        }
     }
 }
 
-fn count(args: CountArgs, memory: MemoryBudget, cancel: &CancelFlag) -> Result<()> {
+fn run(cli: Cli, cancel: &CancelFlag) -> Result<()> {
+    let context = Session {
+        db: cli.db,
+        no_cache: cli.no_cache,
+        memory: cli.memory,
+        cancel: cancel.clone(),
+    };
+    match cli.command {
+        Command::Count(args) => count(args, &context),
+        Command::Solve(args) => solve(args, &context),
+        Command::Batch(args) => batch_file(args, &context),
+        Command::Precompute(args) => precompute_boards(args, &context),
+        Command::Query(args) => query(args, &context),
+        Command::Export(args) => export(args, &context),
+        Command::Import(args) => import(args, &context),
+    }
+}
+
+fn count(args: CountArgs, context: &Session) -> Result<()> {
     let board = Board::new(args.rows, args.cols)?;
     let start = match (args.row, args.col) {
         (Some(row), Some(col)) => {
@@ -228,103 +514,322 @@ fn count(args: CountArgs, memory: MemoryBudget, cancel: &CancelFlag) -> Result<(
         }
         _ => None,
     };
-    let exporter = Format::from(args.format).exporter();
+    // Refuse boards the engine cannot take before touching the store.
+    knights::graph::KnightGraph::new(board)?;
+    let questions: Vec<Question> = match start {
+        Some(square) => vec![Question::from_start(board, square, TourKind::Open)],
+        None => vec![Question::total(board, TourKind::Open)]
+            .into_iter()
+            .chain(
+                Question::starts_of_board(board, TourKind::Open)
+                    .into_iter()
+                    .map(|(q, _)| q),
+            )
+            .collect(),
+    };
+    let mut store = context.store()?;
     let clock = Instant::now();
-    let (text, figures) = match args.engine {
-        EngineArg::Memo => {
-            let mut engine = MemoCounter::new(board, memory, cancel.clone())?;
-            let text = match start {
-                Some(square) => {
-                    let count = engine.count_from(square)?;
-                    exporter.start_count(&StartCount::open(board, square, count))?
-                }
-                None => exporter.table(&engine.table()?)?,
-            };
-            let s = engine.stats();
-            let figures = format!(
-                "memo engine: {} states solved, {} table hits, {} states pruned, {} entries ({:.1} MiB){}",
-                s.states_solved,
-                s.table_hits,
-                s.states_pruned,
-                s.entries,
-                s.table_bytes as f64 / (1 << 20) as f64,
-                if s.stores_refused > 0 {
+    let resolution = resolve::resolve(
+        &questions,
+        store.as_mut(),
+        &context.settings(args.engine.engine),
+        &mut |_| {},
+    )?;
+    let exporter = Format::from(args.format).exporter();
+    let text = match start {
+        Some(square) => {
+            let count = resolution.count(&questions[0]);
+            exporter.start_count(&StartCount::open(board, square, count))?
+        }
+        None => {
+            let counts = board
+                .all_squares()
+                .map(|sq| resolution.count(&Question::from_start(board, sq, TourKind::Open)))
+                .collect();
+            exporter.table(&CountTable::new(board, counts))?
+        }
+    };
+    if args.stats {
+        let stored = questions
+            .iter()
+            .filter(|q| resolution.from_store.contains(q))
+            .count();
+        let source = if stored == questions.len() {
+            "answered from the store".to_string()
+        } else {
+            let engine = resolution.engine_stats;
+            format!(
+                "computed by the {} engine ({} states solved, {} table hits, {} states pruned, {} table entries, {:.1} MiB{})",
+                EngineChoice::from(args.engine.engine).name(),
+                engine.states_solved,
+                engine.table_hits,
+                engine.states_pruned,
+                engine.entries,
+                engine.table_bytes as f64 / (1u64 << 20) as f64,
+                if engine.stores_refused > 0 {
                     format!(
-                        ", {} states not stored: memory budget reached",
-                        s.stores_refused
+                        "; {} states not kept: memory budget reached",
+                        engine.stores_refused
                     )
                 } else {
                     String::new()
                 }
-            );
-            (text, figures)
-        }
-        EngineArg::Reference => {
-            let text = match start {
-                Some(square) => {
-                    let count = reference::count_open_tours(board, square, cancel)?;
-                    exporter.start_count(&StartCount::open(board, square, count))?
-                }
-                None => {
-                    let counts = board
-                        .all_squares()
-                        .map(|square| reference::count_open_tours(board, square, cancel))
-                        .collect::<Result<Vec<_>, _>>()?;
-                    exporter.table(&CountTable::new(board, counts))?
-                }
-            };
-            (text, "reference engine (plain backtracking)".to_string())
-        }
-    };
-    if args.stats {
-        eprintln!("{figures}; {:.3} s", clock.elapsed().as_secs_f64());
+            )
+        };
+        eprintln!("{source}; {:.3} s", clock.elapsed().as_secs_f64());
     }
     print(&text)
 }
 
-fn solve_judge(args: SolveArgs, memory: MemoryBudget, cancel: &CancelFlag) -> Result<()> {
-    let (name, text) = read_input(args.file.as_deref())?;
-    let queries = input::parse_judge(&text).map_err(|e| match &name {
-        Some(name) => anyhow::Error::new(knights::Error::from(e)).context(name.clone()),
-        None => knights::Error::from(e).into(),
-    })?;
-    let answers = solve::answer_queries(&queries, memory, cancel).map_err(|e| match &name {
-        Some(name) => anyhow::Error::new(e).context(name.clone()),
-        None => e.into(),
-    })?;
-    let mut out = String::with_capacity(answers.len() * 8);
-    for answer in answers {
-        out.push_str(&answer.to_string());
-        out.push('\n');
-    }
-    print(&out)
+fn solve(args: SolveArgs, context: &Session) -> Result<()> {
+    let path = args.file.unwrap_or_else(|| PathBuf::from("-"));
+    let (name, text) = read_input(&path)?;
+    let queries = input::parse_judge(&text).map_err(|e| in_file(&name, knights::Error::from(e)))?;
+    let answers = answer_batch(&queries, &name, context, EngineArg::Memo, true)?;
+    print(&output::bare_counts(&answers.counts))
 }
 
-/// Reads a file (or standard input for `None` and `-`), returning its name for messages.
-fn read_input(path: Option<&std::path::Path>) -> Result<(Option<String>, String)> {
+fn batch_file(args: BatchArgs, context: &Session) -> Result<()> {
+    let (name, text) = read_input(&args.file)?;
+    let parsed = input::parse_batch(&text).map_err(|e| in_file(&name, knights::Error::from(e)))?;
+    let clock = Instant::now();
+    let answers = answer_batch(
+        &parsed.queries,
+        &name,
+        context,
+        args.engine.engine,
+        args.quiet,
+    )?;
+    let format = Format::from(args.format);
+    let text = if parsed.format == BatchFormat::Judge && format == Format::Table {
+        output::bare_counts(&answers.counts)
+    } else {
+        let records: Vec<StartCount> = parsed
+            .queries
+            .iter()
+            .zip(&answers.counts)
+            .map(|(q, &count)| StartCount::open(q.board, q.start, count))
+            .collect();
+        format.exporter().start_counts(&records)?
+    };
+    print(&text)?;
+    if !args.quiet {
+        eprintln!(
+            "{} {}: {} from the store, {} computed ({} distinct {} computed) in {:.2} s",
+            answers.counts.len(),
+            plural(answers.counts.len(), "answer", "answers"),
+            answers.from_store,
+            answers.computed,
+            answers.distinct_computed,
+            plural(answers.distinct_computed, "question", "questions"),
+            clock.elapsed().as_secs_f64()
+        );
+    }
+    Ok(())
+}
+
+fn plural(n: usize, one: &'static str, many: &'static str) -> &'static str {
+    if n == 1 { one } else { many }
+}
+
+/// Answers queries through the store, with a progress bar unless `quiet`.
+fn answer_batch(
+    queries: &[input::Query],
+    name: &str,
+    context: &Session,
+    engine: EngineArg,
+    quiet: bool,
+) -> Result<BatchAnswers> {
+    batch::check_queries(queries).map_err(|e| in_file(name, e))?;
+    let mut store = context.store()?;
+    let bar = progress_bar(quiet);
+    let result = batch::answer_queries(
+        queries,
+        store.as_mut(),
+        &context.settings(engine),
+        &mut |event| report_progress(&bar, event),
+    );
+    bar.finish_and_clear();
+    Ok(result?)
+}
+
+fn precompute_boards(args: PrecomputeArgs, context: &Session) -> Result<()> {
+    let selection = BoardSelection {
+        range: args.boards,
+        min_squares: args.min_squares,
+        max_squares: args.max_squares,
+    };
+    let boards = selection.boards()?;
+    let questions = precompute::questions(&boards, TourKind::Open);
+    let mut store = context.required_store("precompute")?;
+    let bar = progress_bar(args.quiet);
+    let clock = Instant::now();
+    let mut computed = 0usize;
+    let result = resolve::resolve(
+        &questions,
+        Some(&mut store),
+        &context.settings(args.engine.engine),
+        &mut |event| {
+            if let Progress::Computed(_) = event {
+                computed += 1;
+            }
+            report_progress(&bar, event);
+        },
+    );
+    bar.finish_and_clear();
+    match result {
+        Ok(resolution) => {
+            if !args.quiet {
+                eprintln!(
+                    "{} {} ({} answers): {} already stored, {} computed in {:.2} s; saved in {}",
+                    boards.len(),
+                    plural(boards.len(), "board", "boards"),
+                    questions.len(),
+                    resolution.from_store.len(),
+                    questions.len() - resolution.from_store.len(),
+                    clock.elapsed().as_secs_f64(),
+                    store.path()
+                );
+            }
+            Ok(())
+        }
+        Err(knights::Error::Interrupted) => Err(Stopped(format!(
+            "interrupted: the {computed} answers computed so far are saved in {}; run the same command again to go on",
+            store.path()
+        ))
+        .into()),
+        Err(e) => Err(e.into()),
+    }
+}
+
+fn filter(args: &FilterArgs) -> AnswerFilter {
+    AnswerFilter {
+        board: args.board,
+        kind: args.kind.map(TourKind::from),
+        min_squares: args.min_squares,
+        max_squares: args.max_squares,
+    }
+}
+
+fn query(args: QueryArgs, context: &Session) -> Result<()> {
+    let store = context.required_store("query")?;
+    let answers = store.list(&filter(&args.filter))?;
+    print(&Format::from(args.format).exporter().answers(&answers)?)
+}
+
+fn export(args: ExportArgs, context: &Session) -> Result<()> {
+    let store = context.required_store("export")?;
+    let answers = store.list(&filter(&args.filter))?;
+    let format = match (args.format, &args.output) {
+        (Some(format), _) => format.into(),
+        (None, Some(path)) => ExchangeFormat::from_file_name(&path.to_string_lossy()),
+        (None, None) => ExchangeFormat::Csv,
+    };
+    let exporter = match format {
+        ExchangeFormat::Csv => Format::Csv,
+        ExchangeFormat::Json => Format::Json,
+    }
+    .exporter();
+    let text = exporter.answers(&answers)?;
+    match args.output {
+        Some(path) => {
+            write_file(&path, &text)?;
+            eprintln!("exported {} answers to {}", answers.len(), path.display());
+            Ok(())
+        }
+        None => print(&text),
+    }
+}
+
+fn import(args: ImportArgs, context: &Session) -> Result<()> {
+    let (name, text) = read_input(&args.file)?;
+    let format = match args.format {
+        Some(format) => format.into(),
+        None => ExchangeFormat::from_file_name(&name),
+    };
+    let answers = exchange::read_answers(&text, format)
+        .map_err(|e| in_file(&name, knights::Error::from(e)))?;
+    let mut store = context.required_store("import")?;
+    let report = store.import(&answers).map_err(|e| in_file(&name, e))?;
+    eprintln!(
+        "imported {} new answers from {name} ({} already stored) into {}",
+        report.added,
+        report.already_stored,
+        store.path()
+    );
+    Ok(())
+}
+
+/// A progress bar on standard error, hidden when it is not a terminal or when `quiet`.
+fn progress_bar(quiet: bool) -> ProgressBar {
+    if quiet || !io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(0);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{spinner} {elapsed_precise} [{wide_bar}] {pos}/{len} starts computed, ETA {eta}",
+        )
+        .expect("a valid template")
+        .progress_chars("=> "),
+    );
+    bar.enable_steady_tick(std::time::Duration::from_millis(200));
+    bar
+}
+
+fn report_progress(bar: &ProgressBar, event: Progress<'_>) {
+    match event {
+        Progress::Planned { starts } => bar.set_length(starts as u64),
+        Progress::Computed(_) => bar.inc(1),
+    }
+}
+
+/// Names the file an error belongs to (standard input needs no name).
+fn in_file(name: &str, e: knights::Error) -> anyhow::Error {
+    if name == "standard input" {
+        e.into()
+    } else {
+        anyhow::Error::new(e).context(name.to_string())
+    }
+}
+
+/// Reads a file, or standard input for `-`; returns a name for messages and the text.
+fn read_input(path: &Path) -> Result<(String, String)> {
     let mut bytes = Vec::new();
-    let name = match path {
-        Some(path) if path.as_os_str() != "-" => {
-            let name = path.display().to_string();
-            bytes =
-                std::fs::read(path).map_err(|e| BadInput(format!("cannot read {name}: {e}")))?;
-            Some(name)
-        }
-        _ => {
-            io::stdin()
-                .read_to_end(&mut bytes)
-                .context("cannot read standard input")?;
-            None
-        }
+    let name = if path.as_os_str() == "-" {
+        io::stdin()
+            .read_to_end(&mut bytes)
+            .context("cannot read standard input")?;
+        "standard input".to_string()
+    } else {
+        let name = path.display().to_string();
+        bytes = std::fs::read(path).map_err(|e| BadInput(format!("cannot read {name}: {e}")))?;
+        name
     };
     let text = String::from_utf8(bytes).map_err(|e| {
         BadInput(format!(
-            "{} is not text: invalid UTF-8 at byte {}",
-            name.as_deref().unwrap_or("standard input"),
+            "{name} is not text: invalid UTF-8 at byte {}",
             e.utf8_error().valid_up_to()
         ))
     })?;
     Ok((name, text))
+}
+
+/// Writes `text` to `path` through a temporary file, so that a failure never leaves a partial
+/// file in place of a good one.
+fn write_file(path: &Path, text: &str) -> Result<()> {
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    let temporary = dir.join(format!(
+        ".{}.partial",
+        path.file_name()
+            .map_or("export".into(), |n| n.to_string_lossy())
+    ));
+    std::fs::write(&temporary, text)
+        .with_context(|| format!("cannot write {}", temporary.display()))?;
+    std::fs::rename(&temporary, path).with_context(|| format!("cannot write {}", path.display()))
 }
 
 /// Writes to standard output; a closed pipe (e.g. `| head`) is not an error.

@@ -53,6 +53,18 @@ pub struct MemoStats {
     pub stores_refused: u64,
 }
 
+impl MemoStats {
+    /// Adds another engine's figures to these.
+    pub fn add(&mut self, other: &MemoStats) {
+        self.states_solved += other.states_solved;
+        self.table_hits += other.table_hits;
+        self.states_pruned += other.states_pruned;
+        self.entries += other.entries;
+        self.table_bytes += other.table_bytes;
+        self.stores_refused += other.stores_refused;
+    }
+}
+
 /// Counts open tours on one board with a memo table shared across start squares.
 #[derive(Debug)]
 pub struct MemoCounter {

@@ -1,33 +1,69 @@
-//! CSV: a header line, then one row per start square.
+//! CSV: a header line, then one row per answer.
 
-use super::{Exporter, StartCount};
+use serde::Serialize;
+
+use super::{AnswerRecord, Exporter, StartCount};
 use crate::count::CountTable;
 use crate::error::Error;
+use crate::exchange::CSV_COLUMNS;
+use crate::store::Answer;
 
-/// Writes CSV with the columns `rows,cols,row,col,kind,count`.
+/// Writes CSV: `rows,cols,row,col,kind,count` for counts, the export columns for stored answers.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct CsvExporter;
 
-fn to_csv<'a>(answers: impl IntoIterator<Item = &'a StartCount>) -> String {
-    let mut writer = csv::Writer::from_writer(Vec::new());
-    for answer in answers {
-        writer.serialize(answer).expect("answers always serialize");
+fn to_csv<T: Serialize>(header: &[&str], records: impl IntoIterator<Item = T>) -> String {
+    let mut writer = csv::WriterBuilder::new()
+        .has_headers(false)
+        .from_writer(Vec::new());
+    writer.write_record(header).expect("writing to memory");
+    for record in records {
+        writer.serialize(record).expect("answers always serialize");
     }
-    String::from_utf8(writer.into_inner().expect("writing to memory")).expect("CSV of ASCII")
+    String::from_utf8(writer.into_inner().expect("writing to memory")).expect("CSV of UTF-8")
 }
+
+const START_COLUMNS: [&str; 6] = ["rows", "cols", "row", "col", "kind", "count"];
 
 impl Exporter for CsvExporter {
     fn start_count(&self, answer: &StartCount) -> Result<String, Error> {
-        Ok(to_csv([answer]))
+        Ok(to_csv(&START_COLUMNS, [answer]))
     }
 
     /// One row per square (the board totals are the sum of the `count` column).
     fn table(&self, table: &CountTable) -> Result<String, Error> {
         let board = table.board();
-        let answers: Vec<StartCount> = board
+        let answers = board
             .all_squares()
-            .map(|square| StartCount::open(board, square, table.get(square)))
-            .collect();
-        Ok(to_csv(&answers))
+            .map(|square| StartCount::open(board, square, table.get(square)));
+        Ok(to_csv(&START_COLUMNS, answers))
+    }
+
+    fn start_counts(&self, answers: &[StartCount]) -> Result<String, Error> {
+        Ok(to_csv(&START_COLUMNS, answers))
+    }
+
+    fn answers(&self, answers: &[Answer]) -> Result<String, Error> {
+        let mut writer = csv::Writer::from_writer(Vec::new());
+        writer.write_record(CSV_COLUMNS).expect("writing to memory");
+        for answer in answers {
+            let r = AnswerRecord::from(answer);
+            let field = |v: Option<u32>| v.map(|v| v.to_string()).unwrap_or_default();
+            writer
+                .write_record([
+                    r.rows.to_string(),
+                    r.cols.to_string(),
+                    r.kind.to_string(),
+                    field(r.row),
+                    field(r.col),
+                    r.count.to_string(),
+                    r.engine,
+                    r.version,
+                    format!("{:.6}", r.seconds),
+                    r.computed_at,
+                ])
+                .expect("writing to memory");
+        }
+        Ok(String::from_utf8(writer.into_inner().expect("writing to memory")).expect("UTF-8"))
     }
 }

@@ -1,10 +1,11 @@
 //! JSON: one compact object per answer, counts as strings of decimal digits.
 
-use super::{Exporter, StartCount, TableReport};
+use super::{AnswerRecord, Exporter, StartCount, TableReport};
 use crate::count::CountTable;
 use crate::error::Error;
+use crate::store::Answer;
 
-/// Writes compact JSON, one document ending in a newline.
+/// Writes compact JSON; lists are arrays with one element per line.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct JsonExporter;
 
@@ -14,6 +15,19 @@ fn to_json<T: serde::Serialize>(value: &T) -> String {
     text
 }
 
+/// An array with one element per line, so that line numbers name records.
+fn to_json_lines<T: serde::Serialize>(values: impl IntoIterator<Item = T>) -> String {
+    let items: Vec<String> = values
+        .into_iter()
+        .map(|v| serde_json::to_string(&v).expect("answers always serialize"))
+        .collect();
+    if items.is_empty() {
+        "[]\n".to_string()
+    } else {
+        format!("[\n{}\n]\n", items.join(",\n"))
+    }
+}
+
 impl Exporter for JsonExporter {
     fn start_count(&self, answer: &StartCount) -> Result<String, Error> {
         Ok(to_json(answer))
@@ -21,5 +35,13 @@ impl Exporter for JsonExporter {
 
     fn table(&self, table: &CountTable) -> Result<String, Error> {
         Ok(to_json(&TableReport::open(table)?))
+    }
+
+    fn start_counts(&self, answers: &[StartCount]) -> Result<String, Error> {
+        Ok(to_json_lines(answers))
+    }
+
+    fn answers(&self, answers: &[Answer]) -> Result<String, Error> {
+        Ok(to_json_lines(answers.iter().map(AnswerRecord::from)))
     }
 }

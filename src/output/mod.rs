@@ -17,6 +17,7 @@ use serde::{Serialize, Serializer};
 use crate::board::{Board, Square};
 use crate::count::CountTable;
 use crate::error::Error;
+use crate::store::Answer;
 
 pub use self::csv::CsvExporter;
 pub use self::json::JsonExporter;
@@ -103,6 +104,49 @@ impl TableReport {
     }
 }
 
+/// A stored answer as exported: the columns of `knights export` and `knights query`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct AnswerRecord {
+    /// Board rows (canonical: `rows <= cols`).
+    pub rows: u32,
+    /// Board columns.
+    pub cols: u32,
+    /// What was counted.
+    pub kind: &'static str,
+    /// Start row, or empty (`null`) for a board total.
+    pub row: Option<u32>,
+    /// Start column, or empty (`null`) for a board total.
+    pub col: Option<u32>,
+    /// The exact count.
+    pub count: Count,
+    /// The engine that computed it.
+    pub engine: String,
+    /// The knights version that computed it.
+    pub version: String,
+    /// Seconds of computation.
+    pub seconds: f64,
+    /// When it was computed (UTC).
+    pub computed_at: String,
+}
+
+impl From<&Answer> for AnswerRecord {
+    fn from(answer: &Answer) -> Self {
+        let q = answer.question;
+        AnswerRecord {
+            rows: q.board.rows(),
+            cols: q.board.cols(),
+            kind: q.kind.name(),
+            row: q.start.map(|s| s.row),
+            col: q.start.map(|s| s.col),
+            count: Count(answer.count),
+            engine: answer.engine.clone(),
+            version: answer.version.clone(),
+            seconds: answer.seconds,
+            computed_at: answer.computed_at.clone().unwrap_or_default(),
+        }
+    }
+}
+
 /// Output formats of the counting commands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Format {
@@ -151,4 +195,18 @@ pub trait Exporter {
     fn start_count(&self, answer: &StartCount) -> Result<String, Error>;
     /// A per-square table and the board's totals.
     fn table(&self, table: &CountTable) -> Result<String, Error>;
+    /// Counts of many queries, in order (a batch).
+    fn start_counts(&self, answers: &[StartCount]) -> Result<String, Error>;
+    /// Stored answers with their provenance (`query`, `export`).
+    fn answers(&self, answers: &[Answer]) -> Result<String, Error>;
+}
+
+/// The judge's output: one bare count per line.
+pub fn bare_counts(counts: &[u128]) -> String {
+    let mut out = String::with_capacity(counts.len() * 8);
+    for count in counts {
+        out.push_str(&count.to_string());
+        out.push('\n');
+    }
+    out
 }

@@ -1,14 +1,44 @@
-//! Plain text: a bare number for one count, an aligned grid for a table.
+//! Plain text: a bare number for one count, aligned columns for everything else.
 
 use std::fmt::Write;
 
-use super::{Exporter, StartCount};
+use super::{AnswerRecord, Exporter, StartCount};
 use crate::count::CountTable;
 use crate::error::Error;
+use crate::store::Answer;
 
-/// Writes counts for people: the number alone, or the board as a grid of counts.
+/// Writes counts for people: the number alone, the board as a grid of counts, or a table with
+/// a header line.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct TextExporter;
+
+/// Lines of right-aligned columns (left-aligned where `left[i]`), separated by two spaces.
+fn columns(header: &[&str], left: &[bool], rows: &[Vec<String>]) -> String {
+    let mut widths: Vec<usize> = header.iter().map(|h| h.len()).collect();
+    for row in rows {
+        for (width, cell) in widths.iter_mut().zip(row) {
+            *width = (*width).max(cell.len());
+        }
+    }
+    let mut out = String::new();
+    let header: Vec<String> = header.iter().map(|h| h.to_string()).collect();
+    for row in std::iter::once(&header).chain(rows) {
+        let cells: Vec<String> = row
+            .iter()
+            .zip(&widths)
+            .zip(left)
+            .map(|((cell, &width), &left)| {
+                if left {
+                    format!("{cell:<width$}")
+                } else {
+                    format!("{cell:>width$}")
+                }
+            })
+            .collect();
+        writeln!(out, "{}", cells.join("  ").trim_end()).expect("writing to a String");
+    }
+    out
+}
 
 impl Exporter for TextExporter {
     fn start_count(&self, answer: &StartCount) -> Result<String, Error> {
@@ -31,5 +61,59 @@ impl Exporter for TextExporter {
         writeln!(out, "total (directed):   {}", table.total_directed()?).expect("String");
         writeln!(out, "total (undirected): {}", table.total_undirected()?).expect("String");
         Ok(out)
+    }
+
+    fn start_counts(&self, answers: &[StartCount]) -> Result<String, Error> {
+        let rows: Vec<Vec<String>> = answers
+            .iter()
+            .map(|a| {
+                vec![
+                    a.rows.to_string(),
+                    a.cols.to_string(),
+                    a.row.to_string(),
+                    a.col.to_string(),
+                    a.count.to_string(),
+                ]
+            })
+            .collect();
+        Ok(columns(
+            &["rows", "cols", "row", "col", "count"],
+            &[false; 5],
+            &rows,
+        ))
+    }
+
+    fn answers(&self, answers: &[Answer]) -> Result<String, Error> {
+        let rows: Vec<Vec<String>> = answers
+            .iter()
+            .map(|a| {
+                let r = AnswerRecord::from(a);
+                vec![
+                    format!("{}x{}", r.rows, r.cols),
+                    r.kind.to_string(),
+                    match (r.row, r.col) {
+                        (Some(row), Some(col)) => format!("({row}, {col})"),
+                        _ => "total".to_string(),
+                    },
+                    r.count.to_string(),
+                    r.engine,
+                    format!("{:.3}", r.seconds),
+                    r.computed_at,
+                ]
+            })
+            .collect();
+        Ok(columns(
+            &[
+                "board",
+                "kind",
+                "start",
+                "count",
+                "engine",
+                "seconds",
+                "computed_at",
+            ],
+            &[true, true, true, false, true, false, true],
+            &rows,
+        ))
     }
 }

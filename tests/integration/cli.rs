@@ -4,7 +4,7 @@
 use predicates::prelude::*;
 use predicates::str::contains;
 
-use crate::util::knights;
+use crate::util::{TestStore, knights};
 
 /// Runs `knights` with `args` and `stdin`, expecting bad input: exit code 2, nothing on
 /// standard output and exactly one line on standard error that contains `message`.
@@ -289,4 +289,233 @@ fn interrupt_stops_a_long_count_cleanly() {
     assert_eq!(output.status.code(), Some(130));
     assert!(output.stdout.is_empty());
     assert!(predicate::str::contains("interrupted").eval(&String::from_utf8_lossy(&output.stderr)));
+}
+
+#[test]
+fn batch_answers_lists_and_judge_files_in_order() {
+    let test = TestStore::new();
+    let list = "# corner and centre\n5 4 0 0\n\n5 5 2 2  # centre\n4 5 3 4\n5 4 0 0\n";
+    test.knights()
+        .args(["batch", "-"])
+        .write_stdin(list)
+        .assert()
+        .success()
+        .stdout("rows  cols  row  col  count\n   5     4    0    0     32\n   5     5    2    2     64\n   4     5    3    4     32\n   5     4    0    0     32\n")
+        .stderr(contains("4 answers: 0 from the store, 4 computed (2 distinct questions computed)"));
+    // The same file again comes from the store.
+    test.knights()
+        .args(["batch", "-", "--format", "csv"])
+        .write_stdin(list)
+        .assert()
+        .success()
+        .stdout("rows,cols,row,col,kind,count\n5,4,0,0,open,32\n5,5,2,2,open,64\n4,5,3,4,open,32\n5,4,0,0,open,32\n")
+        .stderr(contains("4 answers: 4 from the store, 0 computed"));
+    let output = test
+        .knights()
+        .args(["batch", "-", "--format", "json", "--quiet"])
+        .write_stdin(list)
+        .output()
+        .unwrap();
+    assert!(output.stderr.is_empty());
+    let value: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(value[1]["count"], "64");
+    assert_eq!(value.as_array().unwrap().len(), 4);
+
+    let dir = tempfile::tempdir().unwrap();
+    let judge = dir.path().join("judge.txt");
+    std::fs::write(&judge, "3\n5 4 0 0\n3 4 0 0\n6 5 0 0\n").unwrap();
+    test.knights()
+        .arg("batch")
+        .arg(&judge)
+        .assert()
+        .success()
+        .stdout("32\n2\n4542\n")
+        .stderr(contains("3 answers: 1 from the store, 2 computed"));
+}
+
+#[test]
+fn batch_reports_a_bad_line_with_its_number() {
+    rejects(
+        &["batch", "-"],
+        "5 4 0 0\n# fine so far\n5 4 0\n",
+        "line 3: expected 4 numbers",
+    );
+    rejects(
+        &["batch", "-"],
+        "5 4 0 0\n5 4 x 0\n",
+        "line 2: ROW 'x' is not a whole number",
+    );
+    rejects(
+        &["batch", "-"],
+        "5 4 0 0\n9 9 0 0\n",
+        "line 2: the 9x9 board has 81 squares",
+    );
+    rejects(
+        &["batch", "-"],
+        "# only a comment\n",
+        "the input has no queries",
+    );
+    rejects(&["batch", "/no/such/file"], "", "cannot read /no/such/file");
+}
+
+#[test]
+fn solve_uses_the_store() {
+    let test = TestStore::new();
+    test.knights()
+        .arg("solve")
+        .write_stdin("2\n5 4 0 0\n3 4 0 0\n")
+        .assert()
+        .success()
+        .stdout("32\n2\n")
+        .stderr("");
+    assert_eq!(test.answers(), 2);
+    test.knights()
+        .args(["count", "4", "5", "3", "4", "--stats"])
+        .assert()
+        .stdout("32\n")
+        .stderr(contains("answered from the store"));
+}
+
+#[test]
+fn no_cache_neither_reads_nor_writes_the_store() {
+    let test = TestStore::new();
+    test.knights()
+        .args(["--no-cache", "count", "5", "4", "0", "0"])
+        .assert()
+        .success()
+        .stdout("32\n");
+    assert!(!test.path().exists());
+    rejects(
+        &["--no-cache", "query"],
+        "",
+        "--no-cache makes no sense here",
+    );
+}
+
+#[test]
+fn precompute_query_export_import_round_trip() {
+    let test = TestStore::new();
+    test.knights()
+        .args(["precompute", "--boards", "3x3..4x5"])
+        .assert()
+        .success()
+        .stderr(contains("5 boards"));
+    let stored = test.answers();
+    // Running it again computes nothing.
+    test.knights()
+        .args(["precompute", "--boards", "3x3..4x5"])
+        .assert()
+        .success()
+        .stderr(contains(format!("{stored} already stored, 0 computed")));
+
+    test.knights()
+        .args(["query", "--board", "5x4"])
+        .assert()
+        .success()
+        .stdout(contains("board  kind  start   count  engine"))
+        .stdout(contains("4x5    open  total     164  memo"))
+        .stdout(contains("4x5    open  (0, 0)     32  memo"));
+    let output = test
+        .knights()
+        .args([
+            "query",
+            "--min-squares",
+            "12",
+            "--max-squares",
+            "12",
+            "--format",
+            "json",
+        ])
+        .output()
+        .unwrap();
+    let value: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let records = value.as_array().unwrap();
+    assert!(records.iter().all(|r| r["rows"] == 3 && r["cols"] == 4));
+    assert_eq!(records[0]["count"], "16");
+    assert_eq!(records[0]["row"], serde_json::Value::Null);
+
+    for name in ["answers.csv", "answers.json"] {
+        let file = test.dir.path().join(name);
+        test.knights()
+            .args(["export", "--output"])
+            .arg(&file)
+            .assert()
+            .success();
+        let other = TestStore::new();
+        other
+            .knights()
+            .arg("import")
+            .arg(&file)
+            .assert()
+            .success()
+            .stderr(contains(format!("imported {stored} new answers")));
+        assert_eq!(other.answers(), stored);
+        let dump = |t: &TestStore| {
+            t.knights()
+                .args(["export", "--format", "csv"])
+                .output()
+                .unwrap()
+                .stdout
+        };
+        assert_eq!(dump(&other), dump(&test), "{name}");
+    }
+}
+
+#[test]
+fn import_rejects_malformed_rows_without_touching_the_store() {
+    let test = TestStore::new();
+    test.knights().args(["count", "3", "4"]).assert().success();
+    let before = test.answers();
+    let header = "rows,cols,kind,row,col,count,engine,version,seconds,computed_at\n";
+    let good = "4,5,open,0,0,32,memo,0.1.0,0.001,2026-11-29T14:28:00Z\n";
+    for (rows, message) in [
+        (
+            "4,5,open,0,0,abc,memo,0.1.0,0.001,2026-11-29T14:28:00Z\n",
+            "line 3: count 'abc'",
+        ),
+        (
+            "5,4,open,0,0,32,memo,0.1.0,0.001,2026-11-29T14:28:00Z\n",
+            "line 3: the board 5x4 is not canonical",
+        ),
+        (
+            "3,4,open,0,0,3,memo,0.1.0,0.001,2026-11-29T14:28:00Z\n",
+            "conflicting answers",
+        ),
+        ("4,5,open,0,0,32,memo\n", "line 3: malformed CSV"),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("bad.csv");
+        std::fs::write(&file, format!("{header}{good}{rows}")).unwrap();
+        let output = test.knights().arg("import").arg(&file).output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains(message), "{rows}: {stderr}");
+        assert!(stderr.contains("bad.csv"), "{stderr}");
+        assert_eq!(test.answers(), before, "nothing was imported");
+    }
+}
+
+#[test]
+fn precompute_rejects_bad_ranges() {
+    rejects(&["precompute", "--boards", "6x6..3x3"], "", "is empty");
+    rejects(
+        &["precompute", "--boards", "7x7..9x9"],
+        "",
+        "counting handles boards of at most 64 squares",
+    );
+    rejects(&["precompute"], "", "say which boards");
+    rejects(&["precompute", "--boards", "axb"], "", "not a board size");
+}
+
+#[test]
+fn the_default_store_lives_in_the_data_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    crate::util::knights()
+        .env_remove("KNIGHTS_DB")
+        .env("XDG_DATA_HOME", dir.path())
+        .args(["count", "3", "4", "0", "0"])
+        .assert()
+        .success()
+        .stdout("2\n");
+    assert!(dir.path().join("knights").join("answers.db").exists());
 }

@@ -3,6 +3,8 @@
 
 mod anchors;
 mod cli;
+mod data;
 mod engine;
+mod store;
 mod symmetry;
 mod util;

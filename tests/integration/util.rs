@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests.
 
 use std::path::PathBuf;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use knights::count::memo::MemoCounter;
 use knights::{Board, CancelFlag, MemoryBudget};
@@ -23,7 +25,54 @@ pub fn data_file(name: &str) -> PathBuf {
         .join(name)
 }
 
-/// The `knights` binary built for these tests.
+/// The `knights` binary built for these tests, with an answer store of its own (never the
+/// user's): a fresh database in a temporary directory that lives as long as the test process.
 pub fn knights() -> assert_cmd::Command {
-    assert_cmd::Command::new(env!("CARGO_BIN_EXE_knights"))
+    static SCRATCH: OnceLock<tempfile::TempDir> = OnceLock::new();
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let dir = SCRATCH.get_or_init(|| tempfile::tempdir().unwrap());
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    let mut cmd = assert_cmd::Command::new(env!("CARGO_BIN_EXE_knights"));
+    cmd.env("KNIGHTS_DB", dir.path().join(format!("scratch-{n}.db")))
+        .env("XDG_DATA_HOME", dir.path().join("xdg"));
+    cmd
+}
+
+/// A temporary directory holding one answer store, for tests that run several commands on it.
+pub struct TestStore {
+    /// The directory (removed at the end of the test).
+    pub dir: tempfile::TempDir,
+}
+
+impl TestStore {
+    /// A new, empty place for a store.
+    pub fn new() -> Self {
+        TestStore {
+            dir: tempfile::tempdir().unwrap(),
+        }
+    }
+
+    /// The database file.
+    pub fn path(&self) -> PathBuf {
+        self.dir.path().join("answers.db")
+    }
+
+    /// `knights --db <this store>`.
+    pub fn knights(&self) -> assert_cmd::Command {
+        let mut cmd = knights();
+        cmd.arg("--db").arg(self.path());
+        cmd
+    }
+
+    /// Opens the database directly, to look at what the commands left there.
+    pub fn sqlite(&self) -> rusqlite::Connection {
+        rusqlite::Connection::open(self.path()).unwrap()
+    }
+
+    /// Number of stored answers.
+    pub fn answers(&self) -> i64 {
+        self.sqlite()
+            .query_row("SELECT count(*) FROM answers", [], |r| r.get(0))
+            .unwrap()
+    }
 }

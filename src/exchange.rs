@@ -1,0 +1,444 @@
+//! Reading exported answers back (`knights import`): CSV or JSON, as written by
+//! `knights export`, checked record by record before anything reaches the store.
+//!
+//! Every record must be a canonical question (board with `rows <= cols`, start the least square
+//! of its orbit, or no start for a board total), of a known kind and engine, with an exact count
+//! in decimal digits. Records for the same question must agree, and a board total must equal the
+//! sum of its starts when the file holds them all. The first problem is reported with its line.
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+use crate::board::{Board, Square};
+use crate::input::InputError;
+use crate::question::{Question, TourKind};
+use crate::store::Answer;
+
+/// The columns of the CSV export, in order.
+pub const CSV_COLUMNS: [&str; 10] = [
+    "rows",
+    "cols",
+    "kind",
+    "row",
+    "col",
+    "count",
+    "engine",
+    "version",
+    "seconds",
+    "computed_at",
+];
+
+/// Engines whose answers are accepted.
+pub const KNOWN_ENGINES: [&str; 2] = ["memo", "reference"];
+
+/// The file formats of export and import.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExchangeFormat {
+    /// CSV with a header line.
+    Csv,
+    /// A JSON array of objects, one per line.
+    Json,
+}
+
+impl ExchangeFormat {
+    /// The format a file name suggests (`.json` is JSON, anything else CSV).
+    pub fn from_file_name(name: &str) -> Self {
+        if name.to_ascii_lowercase().ends_with(".json") {
+            ExchangeFormat::Json
+        } else {
+            ExchangeFormat::Csv
+        }
+    }
+}
+
+/// Reads and checks every record of an export; returns the answers with their line numbers.
+pub fn read_answers(
+    text: &str,
+    format: ExchangeFormat,
+) -> Result<Vec<(usize, Answer)>, InputError> {
+    let answers = match format {
+        ExchangeFormat::Csv => read_csv(text)?,
+        ExchangeFormat::Json => read_json(text)?,
+    };
+    check_consistency(&answers)?;
+    Ok(answers)
+}
+
+/// The fields of one record as text (`None` for an empty or null field).
+type Fields = HashMap<&'static str, Option<String>>;
+
+fn read_csv(text: &str) -> Result<Vec<(usize, Answer)>, InputError> {
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(true)
+        .from_reader(text.as_bytes());
+    let headers = reader
+        .headers()
+        .map_err(|e| InputError::at(1, format!("cannot read the CSV header: {e}")))?
+        .clone();
+    let header: Vec<&str> = headers.iter().map(str::trim).collect();
+    if header != CSV_COLUMNS {
+        return Err(InputError::at(
+            1,
+            format!(
+                "the header must be `{}`, found `{}`",
+                CSV_COLUMNS.join(","),
+                header.join(",")
+            ),
+        ));
+    }
+    let mut answers = Vec::new();
+    for record in reader.records() {
+        let record = record.map_err(|e| {
+            let line = e.position().map_or(0, |p| p.line() as usize);
+            InputError::at(line, format!("malformed CSV: {e}"))
+        })?;
+        let line = record.position().map_or(0, |p| p.line() as usize);
+        let fields: Fields = CSV_COLUMNS
+            .iter()
+            .zip(record.iter())
+            .map(|(&name, value)| {
+                let value = value.trim();
+                (name, (!value.is_empty()).then(|| value.to_string()))
+            })
+            .collect();
+        answers.push((line, answer_from_fields(&fields, line)?));
+    }
+    Ok(answers)
+}
+
+fn read_json(text: &str) -> Result<Vec<(usize, Answer)>, InputError> {
+    let value: Value = serde_json::from_str(text)
+        .map_err(|e| InputError::at(e.line(), format!("malformed JSON: {e}")))?;
+    let Value::Array(records) = value else {
+        return Err(InputError::whole(
+            "the JSON must be an array of answer objects",
+        ));
+    };
+    let lines = object_lines(text);
+    let mut answers = Vec::new();
+    for (index, record) in records.iter().enumerate() {
+        let line = lines.get(index).copied().unwrap_or(0);
+        let Value::Object(object) = record else {
+            return Err(InputError::at(line, "each answer must be a JSON object"));
+        };
+        if let Some(unknown) = object.keys().find(|k| !CSV_COLUMNS.contains(&k.as_str())) {
+            return Err(InputError::at(line, format!("unknown field '{unknown}'")));
+        }
+        let mut fields = Fields::new();
+        for name in CSV_COLUMNS {
+            let text = match object.get(name) {
+                None | Some(Value::Null) => None,
+                Some(Value::String(s)) => Some(s.clone()),
+                Some(Value::Number(n)) => Some(n.to_string()),
+                Some(other) => {
+                    return Err(InputError::at(
+                        line,
+                        format!("{name} must be a string or a number, found {other}"),
+                    ));
+                }
+            };
+            fields.insert(name, text);
+        }
+        if let Some(Value::Number(_)) = object.get("count") {
+            return Err(InputError::at(
+                line,
+                "count must be a string of digits (JSON numbers lose digits above 2^53)",
+            ));
+        }
+        answers.push((line, answer_from_fields(&fields, line)?));
+    }
+    Ok(answers)
+}
+
+/// The line on which each element of a top-level JSON array starts.
+fn object_lines(text: &str) -> Vec<usize> {
+    let mut lines = Vec::new();
+    let (mut line, mut depth) = (1, 0usize);
+    let (mut in_string, mut escaped, mut expect_element) = (false, false, false);
+    for c in text.chars() {
+        if c == '\n' {
+            line += 1;
+        }
+        if in_string {
+            match (escaped, c) {
+                (true, _) => escaped = false,
+                (false, '\\') => escaped = true,
+                (false, '"') => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        if c.is_whitespace() {
+            continue;
+        }
+        if depth == 1 && expect_element && c != ']' {
+            lines.push(line);
+            expect_element = false;
+        }
+        match c {
+            '"' => in_string = true,
+            '[' | '{' => {
+                depth += 1;
+                expect_element = depth == 1;
+            }
+            ']' | '}' => depth = depth.saturating_sub(1),
+            ',' => expect_element = depth == 1,
+            _ => {}
+        }
+    }
+    lines
+}
+
+fn answer_from_fields(fields: &Fields, line: usize) -> Result<Answer, InputError> {
+    let err = |message: String| InputError::at(line, message);
+    let text = |name: &'static str| -> Result<&str, InputError> {
+        fields
+            .get(name)
+            .and_then(|v| v.as_deref())
+            .ok_or_else(|| InputError::at(line, format!("{name} is missing")))
+    };
+    let whole = |name: &'static str, value: &str| -> Result<u32, InputError> {
+        value
+            .parse::<u32>()
+            .map_err(|_| InputError::at(line, format!("{name} '{value}' is not a whole number")))
+    };
+    let rows = whole("rows", text("rows")?)?;
+    let cols = whole("cols", text("cols")?)?;
+    let board = Board::new(rows, cols).map_err(|e| err(e.to_string()))?;
+    if rows > cols {
+        return Err(err(format!(
+            "the board {board} is not canonical: boards are stored with rows <= cols ({})",
+            board.canonical()
+        )));
+    }
+    let kind: TourKind = text("kind")?.parse().map_err(err)?;
+    let start = match (fields["row"].as_deref(), fields["col"].as_deref()) {
+        (None, None) => None,
+        (Some(row), Some(col)) => {
+            let square = Square::new(whole("row", row)?, whole("col", col)?);
+            if !board.contains(square) {
+                return Err(err(format!(
+                    "the start {square} is outside the {board} board"
+                )));
+            }
+            let (canonical, _) = board.canonical_square(square);
+            if canonical != square {
+                return Err(err(format!(
+                    "the start {square} is not canonical on {board}: its class is stored as {canonical}"
+                )));
+            }
+            Some(square)
+        }
+        _ => {
+            return Err(err(
+                "row and col must both be given (a start) or both be empty (a board total)".into(),
+            ));
+        }
+    };
+    let count_text = text("count")?;
+    if !count_text.bytes().all(|b| b.is_ascii_digit())
+        || (count_text.len() > 1 && count_text.starts_with('0'))
+    {
+        return Err(err(format!(
+            "count '{count_text}' is not a whole number in decimal digits"
+        )));
+    }
+    let count: u128 = count_text
+        .parse()
+        .map_err(|_| err(format!("count {count_text} does not fit in 128 bits")))?;
+    let engine = text("engine")?;
+    if !KNOWN_ENGINES.contains(&engine) {
+        return Err(err(format!(
+            "unknown engine '{engine}' (known: {})",
+            KNOWN_ENGINES.join(", ")
+        )));
+    }
+    let version = text("version")?;
+    let seconds_text = text("seconds")?;
+    let seconds: f64 = seconds_text
+        .parse()
+        .ok()
+        .filter(|s: &f64| s.is_finite() && *s >= 0.0)
+        .ok_or_else(|| {
+            err(format!(
+                "seconds '{seconds_text}' is not a number of seconds"
+            ))
+        })?;
+    let computed_at = text("computed_at")?;
+    if !is_utc_timestamp(computed_at) {
+        return Err(err(format!(
+            "computed_at '{computed_at}' is not a UTC time like 2026-11-29T14:28:00Z"
+        )));
+    }
+    Ok(Answer {
+        question: Question { board, kind, start },
+        count,
+        engine: engine.to_string(),
+        version: version.to_string(),
+        seconds,
+        computed_at: Some(computed_at.to_string()),
+    })
+}
+
+/// `YYYY-MM-DDTHH:MM:SSZ`.
+fn is_utc_timestamp(text: &str) -> bool {
+    let b = text.as_bytes();
+    b.len() == 20
+        && b.iter().enumerate().all(|(i, &c)| match i {
+            4 | 7 => c == b'-',
+            10 => c == b'T',
+            13 | 16 => c == b':',
+            19 => c == b'Z',
+            _ => c.is_ascii_digit(),
+        })
+}
+
+/// Records of one question agree, and complete boards add up to their totals.
+fn check_consistency(answers: &[(usize, Answer)]) -> Result<(), InputError> {
+    let mut seen: HashMap<Question, (usize, u128)> = HashMap::new();
+    for (line, answer) in answers {
+        if let Some(&(first, count)) = seen.get(&answer.question) {
+            if count != answer.count {
+                return Err(InputError::at(
+                    *line,
+                    format!(
+                        "{} is {} here but {count} on line {first}",
+                        answer.question, answer.count
+                    ),
+                ));
+            }
+        } else {
+            seen.insert(answer.question, (*line, answer.count));
+        }
+    }
+    for (line, answer) in answers.iter().filter(|(_, a)| a.question.start.is_none()) {
+        let q = answer.question;
+        let mut sum: Option<u128> = Some(0);
+        for (start, weight) in Question::starts_of_board(q.board, q.kind) {
+            sum = match (sum, seen.get(&start)) {
+                (Some(sum), Some(&(_, count))) => count
+                    .checked_mul(weight as u128)
+                    .and_then(|part| sum.checked_add(part)),
+                _ => None,
+            };
+        }
+        if let Some(sum) = sum.filter(|&sum| sum != answer.count) {
+            return Err(InputError::at(
+                *line,
+                format!(
+                    "the total of {} is {}, but its starts in this file add up to {sum}",
+                    q.board, answer.count
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HEADER: &str = "rows,cols,kind,row,col,count,engine,version,seconds,computed_at\n";
+
+    fn csv(rows: &str) -> Result<Vec<(usize, Answer)>, String> {
+        read_answers(&format!("{HEADER}{rows}"), ExchangeFormat::Csv).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn reads_good_records() {
+        let answers = csv("3,4,open,0,0,2,memo,0.1.0,0.001,2026-11-29T14:28:00Z\n\
+             3,4,open,,,16,memo,0.1.0,0.002,2026-11-29T14:28:00Z\n")
+        .unwrap();
+        assert_eq!(answers.len(), 2);
+        assert_eq!(answers[0].0, 2);
+        assert_eq!(answers[1].1.question.start, None);
+    }
+
+    #[test]
+    fn rejects_bad_records_with_their_lines() {
+        let good = "3,4,open,0,0,2,memo,0.1.0,0.001,2026-11-29T14:28:00Z\n";
+        let cases = [
+            (
+                "4,3,open,0,0,2,memo,0.1.0,0,2026-11-29T14:28:00Z",
+                "line 3: the board 4x3 is not canonical",
+            ),
+            (
+                "3,4,open,2,3,2,memo,0.1.0,0,2026-11-29T14:28:00Z",
+                "line 3: the start (2, 3) is not canonical",
+            ),
+            (
+                "3,4,open,0,0,02,memo,0.1.0,0,2026-11-29T14:28:00Z",
+                "line 3: count '02'",
+            ),
+            (
+                "3,4,open,0,0,-2,memo,0.1.0,0,2026-11-29T14:28:00Z",
+                "line 3: count '-2'",
+            ),
+            (
+                "3,4,open,0,0,3,memo,0.1.0,0,2026-11-29T14:28:00Z",
+                "line 3: open tours of 3x4 from (0, 0) is 3 here but 2 on line 2",
+            ),
+            (
+                "3,4,closedish,0,0,2,memo,0.1.0,0,2026-11-29T14:28:00Z",
+                "line 3: unknown kind 'closedish'",
+            ),
+            (
+                "3,4,open,0,,2,memo,0.1.0,0,2026-11-29T14:28:00Z",
+                "line 3: row and col must both be given",
+            ),
+            (
+                "3,4,open,1,0,4,guess,0.1.0,0,2026-11-29T14:28:00Z",
+                "line 3: unknown engine 'guess'",
+            ),
+            (
+                "3,4,open,1,0,4,memo,0.1.0,-1,2026-11-29T14:28:00Z",
+                "line 3: seconds '-1'",
+            ),
+            (
+                "3,4,open,1,0,4,memo,0.1.0,0,yesterday",
+                "line 3: computed_at 'yesterday'",
+            ),
+            ("3,4,open,1,0,4,memo", "line 3: malformed CSV"),
+            (
+                "3,4,open,,,17,memo,0.1.0,0,2026-11-29T14:28:00Z\n3,4,open,1,0,4,memo,0.1.0,0,2026-11-29T14:28:00Z\n3,4,open,0,1,0,memo,0.1.0,0,2026-11-29T14:28:00Z\n3,4,open,1,1,0,memo,0.1.0,0,2026-11-29T14:28:00Z",
+                "line 3: the total of 3x4 is 17, but its starts in this file add up to 16",
+            ),
+        ];
+        for (row, expected) in cases {
+            let err = csv(&format!("{good}{row}\n")).unwrap_err();
+            assert!(err.starts_with(expected), "{row}: {err}");
+        }
+        assert!(
+            read_answers("rows,cols\n", ExchangeFormat::Csv)
+                .unwrap_err()
+                .to_string()
+                .contains("the header must be")
+        );
+    }
+
+    #[test]
+    fn json_element_lines() {
+        assert_eq!(
+            object_lines("[\n{\"a\": [1, 2]},\n 3, \"x,y\",\n{}\n]"),
+            vec![2, 3, 3, 4]
+        );
+    }
+
+    #[test]
+    fn json_records_have_lines() {
+        let text = "[\n{\"rows\":3,\"cols\":4,\"kind\":\"open\",\"row\":0,\"col\":0,\"count\":\"2\",\"engine\":\"memo\",\"version\":\"0.1.0\",\"seconds\":0.1,\"computed_at\":\"2026-11-29T14:28:00Z\"},\n{\"rows\":3,\"cols\":4,\"kind\":\"open\",\"row\":null,\"col\":null,\"count\":16,\"engine\":\"memo\",\"version\":\"0.1.0\",\"seconds\":0.1,\"computed_at\":\"2026-11-29T14:28:00Z\"}\n]\n";
+        let err = read_answers(text, ExchangeFormat::Json)
+            .unwrap_err()
+            .to_string();
+        assert!(err.starts_with("line 3: count must be a string"), "{err}");
+        let err = read_answers("[\n{\"rows\": 3,\n", ExchangeFormat::Json)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.starts_with("line 3: malformed JSON") || err.starts_with("line 2: malformed JSON"),
+            "{err}"
+        );
+    }
+}

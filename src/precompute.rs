@@ -1,0 +1,184 @@
+//! Filling the store ahead of time: every canonical start and the total of every board in a
+//! range.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::board::Board;
+use crate::error::Error;
+use crate::graph::MAX_BITSET_SQUARES;
+use crate::question::{Question, TourKind};
+
+/// A rectangle of board sizes, `AxB..CxD`: rows `A..=C`, columns `B..=D`. A single size `AxB`
+/// is the range of that one board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BoardRange {
+    /// The smallest board (rows, cols).
+    pub from: (u32, u32),
+    /// The largest board (rows, cols).
+    pub to: (u32, u32),
+}
+
+impl FromStr for BoardRange {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        let size = |part: &str| -> Result<(u32, u32), String> {
+            let (rows, cols) = part
+                .trim()
+                .split_once(['x', 'X', '×'])
+                .ok_or_else(|| format!("'{part}' is not a board size like 5x6"))?;
+            let side = |s: &str| -> Result<u32, String> {
+                match s.trim().parse::<u32>() {
+                    Ok(0) => Err(format!("'{part}': a board side is at least 1")),
+                    Ok(n) if n <= crate::board::MAX_SIDE => Ok(n),
+                    Ok(_) => Err(format!(
+                        "'{part}': a board side is at most {}",
+                        crate::board::MAX_SIDE
+                    )),
+                    Err(_) => Err(format!("'{part}' is not a board size like 5x6")),
+                }
+            };
+            Ok((side(rows)?, side(cols)?))
+        };
+        let (from, to) = match text.split_once("..") {
+            Some((a, b)) => (size(a)?, size(b)?),
+            None => {
+                let one = size(text)?;
+                (one, one)
+            }
+        };
+        if from.0 > to.0 || from.1 > to.1 {
+            return Err(format!(
+                "'{text}' is empty: the first size must not exceed the second in rows or columns"
+            ));
+        }
+        Ok(BoardRange { from, to })
+    }
+}
+
+impl fmt::Display for BoardRange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}x{}..{}x{}",
+            self.from.0, self.from.1, self.to.0, self.to.1
+        )
+    }
+}
+
+/// Which boards to precompute.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BoardSelection {
+    /// A range of sizes (both orientations are the same board).
+    pub range: Option<BoardRange>,
+    /// Only boards of at least this many squares.
+    pub min_squares: Option<u64>,
+    /// Only boards of at most this many squares.
+    pub max_squares: Option<u64>,
+}
+
+impl BoardSelection {
+    /// The distinct canonical boards selected (`rows <= cols`), smallest first.
+    ///
+    /// Without a range, every board of at most `max_squares` squares is selected (which must
+    /// then be given). Every selected board must be within the counting engine's reach.
+    pub fn boards(&self) -> Result<Vec<Board>, Error> {
+        let invalid = |message: String| Error::InvalidBoard(message);
+        let mut boards: Vec<Board> = match (self.range, self.max_squares) {
+            (Some(range), _) => {
+                let rows = range.from.0..=range.to.0;
+                let mut all = Vec::new();
+                for r in rows {
+                    for c in range.from.1..=range.to.1 {
+                        all.push(Board::new(r, c)?.canonical());
+                    }
+                }
+                all
+            }
+            (None, Some(max)) => {
+                let max = max.min(MAX_BITSET_SQUARES);
+                let mut all = Vec::new();
+                for r in 1..=max {
+                    for c in r..=max / r {
+                        all.push(Board::new(r as u32, c as u32)?);
+                    }
+                }
+                all
+            }
+            (None, None) => {
+                return Err(invalid(
+                    "say which boards: --boards AxB..CxD and/or --max-squares N".into(),
+                ));
+            }
+        };
+        boards.retain(|b| {
+            self.min_squares.is_none_or(|min| b.squares() >= min)
+                && self.max_squares.is_none_or(|max| b.squares() <= max)
+        });
+        boards.sort_by_key(|b| (b.squares(), *b));
+        boards.dedup();
+        if let Some(big) = boards.iter().find(|b| b.squares() > MAX_BITSET_SQUARES) {
+            return Err(invalid(format!(
+                "the selection includes the {big} board ({} squares); counting handles boards of at most {MAX_BITSET_SQUARES} squares",
+                big.squares()
+            )));
+        }
+        if boards.is_empty() {
+            return Err(invalid("the selection holds no board".into()));
+        }
+        Ok(boards)
+    }
+}
+
+/// Every question a precompute of `boards` answers: each board's canonical starts and total.
+pub fn questions(boards: &[Board], kind: TourKind) -> Vec<Question> {
+    boards
+        .iter()
+        .flat_map(|&board| {
+            Question::starts_of_board(board, kind)
+                .into_iter()
+                .map(|(q, _)| q)
+                .chain(std::iter::once(Question::total(board, kind)))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_and_square_limits() {
+        let range: BoardRange = "3x3..6x6".parse().unwrap();
+        let selection = BoardSelection {
+            range: Some(range),
+            ..Default::default()
+        };
+        let boards = selection.boards().unwrap();
+        assert_eq!(boards.len(), 10);
+        assert_eq!(boards[0], Board::new(3, 3).unwrap());
+        let selection = BoardSelection {
+            max_squares: Some(30),
+            ..Default::default()
+        };
+        let boards = selection.boards().unwrap();
+        assert!(boards.contains(&Board::new(1, 30).unwrap()));
+        assert!(boards.contains(&Board::new(5, 6).unwrap()));
+        assert!(
+            boards
+                .iter()
+                .all(|b| b.squares() <= 30 && b.rows() <= b.cols())
+        );
+        assert!("6x6..3x3".parse::<BoardRange>().is_err());
+        assert!("6x".parse::<BoardRange>().is_err());
+        assert!(
+            BoardSelection {
+                range: Some("8x8..9x9".parse().unwrap()),
+                ..Default::default()
+            }
+            .boards()
+            .is_err()
+        );
+    }
+}

@@ -1,0 +1,135 @@
+//! Questions in canonical form: what is counted, on which board, from which start.
+//!
+//! All symmetric questions (mirror images, turns, the transposed board) share one canonical form:
+//! the board has `rows <= cols` and the start is the least square of its orbit. The answer store
+//! keeps one row per canonical question.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+use crate::board::{Board, CanonicalStart, Square};
+
+/// What is counted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TourKind {
+    /// Open tours (Hamiltonian paths of the knight graph), each direction counted.
+    Open,
+}
+
+impl TourKind {
+    /// Every kind, in a fixed order.
+    pub const ALL: [TourKind; 1] = [TourKind::Open];
+
+    /// The name used on the command line, in the store and in exports.
+    pub const fn name(self) -> &'static str {
+        match self {
+            TourKind::Open => "open",
+        }
+    }
+}
+
+impl fmt::Display for TourKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for TourKind {
+    type Err = String;
+
+    fn from_str(name: &str) -> Result<Self, String> {
+        TourKind::ALL
+            .into_iter()
+            .find(|kind| kind.name() == name)
+            .ok_or_else(|| {
+                let names: Vec<&str> = TourKind::ALL.iter().map(|k| k.name()).collect();
+                format!("unknown kind '{name}' (known: {})", names.join(", "))
+            })
+    }
+}
+
+/// A question in canonical form: the count of `kind` tours on `board` from `start`, or on the
+/// whole board (all starts together) when `start` is `None`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Question {
+    /// The board, with `rows <= cols`.
+    pub board: Board,
+    /// What is counted.
+    pub kind: TourKind,
+    /// The start square (least of its orbit), or `None` for the board total.
+    pub start: Option<Square>,
+}
+
+impl Question {
+    /// The canonical question "tours of `kind` from `start` on `board`".
+    pub fn from_start(board: Board, start: Square, kind: TourKind) -> Self {
+        let canonical = CanonicalStart::of(board, start);
+        Question {
+            board: canonical.board,
+            kind,
+            start: Some(canonical.square),
+        }
+    }
+
+    /// The canonical question "all tours of `kind` on `board`" (the directed board total).
+    pub fn total(board: Board, kind: TourKind) -> Self {
+        Question {
+            board: board.canonical(),
+            kind,
+            start: None,
+        }
+    }
+
+    /// True when the question is already in canonical form.
+    pub fn is_canonical(&self) -> bool {
+        self.board == self.board.canonical()
+            && self.start.is_none_or(|square| {
+                self.board.contains(square) && self.board.canonical_square(square).0 == square
+            })
+    }
+
+    /// The start questions whose answers add up to this board's total: one per canonical start,
+    /// with the number of squares of the board that share it.
+    pub fn starts_of_board(board: Board, kind: TourKind) -> Vec<(Question, u64)> {
+        let board = board.canonical();
+        let mut starts: Vec<(Question, u64)> = Vec::new();
+        for square in board.all_squares() {
+            let question = Question::from_start(board, square, kind);
+            match starts.iter_mut().find(|(q, _)| *q == question) {
+                Some((_, weight)) => *weight += 1,
+                None => starts.push((question, 1)),
+            }
+        }
+        starts
+    }
+}
+
+impl fmt::Display for Question {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.start {
+            Some(square) => write!(f, "{} tours of {} from {square}", self.kind, self.board),
+            None => write!(f, "{} tours of {} (board total)", self.kind, self.board),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn symmetric_questions_share_one_form() {
+        let a = Question::from_start(Board::new(5, 3).unwrap(), Square::new(4, 2), TourKind::Open);
+        let b = Question::from_start(Board::new(3, 5).unwrap(), Square::new(0, 0), TourKind::Open);
+        assert_eq!(a, b);
+        assert!(a.is_canonical());
+        let weights: u64 = Question::starts_of_board(Board::new(6, 4).unwrap(), TourKind::Open)
+            .iter()
+            .map(|(_, w)| w)
+            .sum();
+        assert_eq!(weights, 24);
+    }
+}

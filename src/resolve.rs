@@ -1,0 +1,316 @@
+//! Answering questions: from the store where it has them, by the engines otherwise.
+//!
+//! Every distinct canonical question is answered once. The ones the store lacks are computed in
+//! parallel (rayon), one task per board so that a board's starts share one memo table, and every
+//! answer is saved as it arrives, in short transactions: an interrupted run keeps everything it
+//! finished. Board totals are the weighted sums of their boards' start counts.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+
+use crate::board::Board;
+use crate::cancel::CancelFlag;
+use crate::count::memo::{MemoCounter, MemoStats};
+use crate::count::reference;
+use crate::error::Error;
+use crate::memory::MemoryBudget;
+use crate::question::Question;
+use crate::store::{Answer, Store};
+
+/// Answers are saved at least this often while computing.
+const SAVE_INTERVAL: Duration = Duration::from_millis(250);
+
+/// ... or when this many are waiting.
+const SAVE_BATCH: usize = 1024;
+
+/// Which engine computes what the store lacks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum EngineChoice {
+    /// The memoized dynamic program.
+    #[default]
+    Memo,
+    /// Plain backtracking, the reference.
+    Reference,
+}
+
+impl EngineChoice {
+    /// The name recorded in the store.
+    pub const fn name(self) -> &'static str {
+        match self {
+            EngineChoice::Memo => "memo",
+            EngineChoice::Reference => "reference",
+        }
+    }
+}
+
+/// How to compute.
+#[derive(Clone, Debug, Default)]
+pub struct Settings {
+    /// The engine for what the store lacks.
+    pub engine: EngineChoice,
+    /// Memory for all engines together (split between parallel tasks).
+    pub memory: MemoryBudget,
+    /// Stops the work cleanly when set.
+    pub cancel: CancelFlag,
+}
+
+/// Progress of a run, reported on the calling thread.
+#[derive(Clone, Copy, Debug)]
+pub enum Progress<'a> {
+    /// This many start questions will be computed (the store lacked them).
+    Planned {
+        /// Start questions to compute.
+        starts: usize,
+    },
+    /// One answer was computed (it is saved before long).
+    Computed(&'a Answer),
+}
+
+/// The outcome of [`resolve`].
+#[derive(Clone, Debug, Default)]
+pub struct Resolution {
+    /// An answer for every question asked (and for the starts computed along the way).
+    pub answers: HashMap<Question, Answer>,
+    /// The questions asked that the store answered (the others were computed).
+    pub from_store: HashSet<Question>,
+    /// What the memo engine did, summed over its tasks.
+    pub engine_stats: MemoStats,
+}
+
+impl Resolution {
+    /// The count for `question`, which must have been asked.
+    pub fn count(&self, question: &Question) -> u128 {
+        self.answers[question].count
+    }
+}
+
+/// Answers `questions` (canonical), from `store` when given and computing the rest, which is
+/// saved to `store`. On an error (including an interruption) everything computed before it is
+/// saved, then the error is returned.
+pub fn resolve(
+    questions: &[Question],
+    mut store: Option<&mut Store>,
+    settings: &Settings,
+    progress: &mut dyn FnMut(Progress<'_>),
+) -> Result<Resolution, Error> {
+    let asked: BTreeSet<Question> = questions.iter().copied().collect();
+    let mut known: HashMap<Question, Answer> = match store.as_deref() {
+        Some(store) => store.lookup(&asked)?,
+        None => HashMap::new(),
+    };
+    let from_store: HashSet<Question> = asked
+        .iter()
+        .filter(|q| known.contains_key(q))
+        .copied()
+        .collect();
+
+    // The starts to compute: the missing start questions, and every start of a board whose
+    // total is missing (some may be stored).
+    let mut starts: BTreeSet<Question> = BTreeSet::new();
+    let mut extra: BTreeSet<Question> = BTreeSet::new();
+    for question in asked.iter().filter(|q| !known.contains_key(q)) {
+        match question.start {
+            Some(_) => {
+                starts.insert(*question);
+            }
+            None => extra.extend(
+                Question::starts_of_board(question.board, question.kind)
+                    .into_iter()
+                    .map(|(start, _)| start),
+            ),
+        }
+    }
+    if let Some(store) = store.as_deref() {
+        let missing: Vec<Question> = extra
+            .iter()
+            .filter(|q| !known.contains_key(q))
+            .copied()
+            .collect();
+        known.extend(store.lookup(&missing)?);
+    }
+    starts.extend(extra.into_iter().filter(|q| !known.contains_key(q)));
+
+    let computed_starts = starts.len();
+    progress(Progress::Planned {
+        starts: computed_starts,
+    });
+    let computing = compute_starts(starts, &mut known, store.as_deref_mut(), settings, progress);
+
+    // Board totals from their starts: also after an interruption, for every board whose starts
+    // all finished, so that no finished work is lost.
+    let mut totals = Vec::new();
+    for question in asked
+        .iter()
+        .filter(|q| q.start.is_none() && !known.contains_key(q))
+    {
+        let starts = Question::starts_of_board(question.board, question.kind);
+        if starts.iter().any(|(start, _)| !known.contains_key(start)) {
+            continue;
+        }
+        let mut sum: u128 = 0;
+        let mut seconds = 0.0;
+        let mut engine = settings.engine.name().to_string();
+        for (start, weight) in starts {
+            let answer = &known[&start];
+            sum = answer
+                .count
+                .checked_mul(weight as u128)
+                .and_then(|part| sum.checked_add(part))
+                .ok_or(Error::Overflow {
+                    board: question.board,
+                })?;
+            seconds += answer.seconds;
+            engine.clone_from(&answer.engine);
+        }
+        totals.push(Answer::computed(*question, sum, &engine, seconds));
+    }
+    if let Some(store) = store {
+        store.save(&totals)?;
+    }
+    for total in totals {
+        known.insert(total.question, total);
+    }
+    let engine_stats = computing?;
+    Ok(Resolution {
+        answers: known,
+        from_store,
+        engine_stats,
+    })
+}
+
+/// Computes `starts` in parallel, one task per board, saving answers as they arrive.
+fn compute_starts(
+    starts: BTreeSet<Question>,
+    known: &mut HashMap<Question, Answer>,
+    mut store: Option<&mut Store>,
+    settings: &Settings,
+    progress: &mut dyn FnMut(Progress<'_>),
+) -> Result<MemoStats, Error> {
+    let mut stats = MemoStats::default();
+    if starts.is_empty() {
+        return Ok(stats);
+    }
+    let mut by_board: BTreeMap<Board, Vec<Question>> = BTreeMap::new();
+    for question in starts {
+        by_board.entry(question.board).or_default().push(question);
+    }
+    // Small boards first: their answers are saved early, and big boards run side by side.
+    let mut tasks: Vec<(Board, Vec<Question>)> = by_board.into_iter().collect();
+    tasks.sort_by_key(|(board, _)| (board.squares(), *board));
+
+    let threads = rayon::current_num_threads().max(1) as u64;
+    let task_budget = MemoryBudget::from_bytes(settings.memory.bytes() / threads);
+    let (sender, receiver) = mpsc::channel::<Message>();
+    let mut first_error: Option<Error> = None;
+    std::thread::scope(|scope| {
+        let cancel = settings.cancel.clone();
+        let engine = settings.engine;
+        scope.spawn(move || {
+            tasks
+                .par_iter()
+                .for_each_with(sender, |sender, (board, questions)| {
+                    if cancel.is_cancelled() {
+                        return;
+                    }
+                    // The receiver outlives the tasks, so sending cannot fail.
+                    let result =
+                        compute_board(*board, questions, engine, task_budget, &cancel, |a| {
+                            let _ = sender.send(Message::Answer(a));
+                        });
+                    let _ = sender.send(match result {
+                        Ok(stats) => Message::Stats(stats),
+                        Err(e) => Message::Failed(e),
+                    });
+                });
+        });
+
+        let mut pending: Vec<Answer> = Vec::new();
+        let mut last_save = Instant::now();
+        for message in receiver {
+            match message {
+                Message::Answer(answer) => {
+                    progress(Progress::Computed(&answer));
+                    known.insert(answer.question, answer.clone());
+                    pending.push(answer);
+                }
+                Message::Stats(task) => stats.add(&task),
+                Message::Failed(e) => {
+                    // Stop the other tasks; keep the first real cause.
+                    settings.cancel.cancel();
+                    if first_error.is_none() || matches!(first_error, Some(Error::Interrupted)) {
+                        first_error = Some(e);
+                    }
+                }
+            }
+            if pending.len() >= SAVE_BATCH || last_save.elapsed() >= SAVE_INTERVAL {
+                if let Err(e) = save(&mut store, &mut pending) {
+                    settings.cancel.cancel();
+                    first_error.get_or_insert(e);
+                }
+                last_save = Instant::now();
+            }
+        }
+        if let Err(e) = save(&mut store, &mut pending) {
+            first_error.get_or_insert(e);
+        }
+    });
+    match first_error {
+        Some(e) => Err(e),
+        None => {
+            // Tasks skip their work once the flag is set, so a clean finish must be checked.
+            settings.cancel.check()?;
+            Ok(stats)
+        }
+    }
+}
+
+/// What a computing task tells the thread that saves.
+enum Message {
+    /// One answer.
+    Answer(Answer),
+    /// The task finished; its engine's figures.
+    Stats(MemoStats),
+    /// The task failed.
+    Failed(Error),
+}
+
+fn save(store: &mut Option<&mut Store>, pending: &mut Vec<Answer>) -> Result<(), Error> {
+    if let Some(store) = store.as_deref_mut().filter(|_| !pending.is_empty()) {
+        store.save(pending)?;
+    }
+    pending.clear();
+    Ok(())
+}
+
+/// Computes the start questions of one board in turn, sharing the engine's memo table.
+fn compute_board(
+    board: Board,
+    questions: &[Question],
+    engine: EngineChoice,
+    budget: MemoryBudget,
+    cancel: &CancelFlag,
+    mut emit: impl FnMut(Answer),
+) -> Result<MemoStats, Error> {
+    let mut memo = match engine {
+        EngineChoice::Memo => Some(MemoCounter::new(board, budget, cancel.clone())?),
+        EngineChoice::Reference => None,
+    };
+    for question in questions {
+        let start = question.start.expect("only start questions are computed");
+        let clock = Instant::now();
+        let count = match memo.as_mut() {
+            Some(memo) => memo.count_from(start)?,
+            None => reference::count_open_tours(board, start, cancel)?,
+        };
+        emit(Answer::computed(
+            *question,
+            count,
+            engine.name(),
+            clock.elapsed().as_secs_f64(),
+        ));
+    }
+    Ok(memo.map(|m| m.stats()).unwrap_or_default())
+}
