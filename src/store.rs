@@ -343,33 +343,22 @@ impl Store {
         let mut found = HashMap::new();
         {
             let mut stmt = tx
-                .prepare_cached(
-                    "SELECT count, engine, version, seconds, computed_at FROM answers
-                     WHERE rows = ?1 AND cols = ?2 AND kind = ?3
-                       AND coalesce(row, -1) = ?4 AND coalesce(col, -1) = ?5",
-                )
+                .prepare_cached(concat!(
+                    "SELECT count, engine, version, seconds, computed_at FROM answers WHERE ",
+                    question_key_sql!()
+                ))
                 .map_err(|e| self.error("preparing a look-up", e))?;
             for question in questions {
-                let (row, col) = start_columns(question.start);
                 let hit = stmt
-                    .query_row(
-                        params![
-                            question.board.rows(),
-                            question.board.cols(),
-                            question.kind.name(),
-                            row.unwrap_or(-1),
-                            col.unwrap_or(-1)
-                        ],
-                        |r| {
-                            Ok((
-                                r.get::<_, String>(0)?,
-                                r.get::<_, String>(1)?,
-                                r.get::<_, String>(2)?,
-                                r.get::<_, f64>(3)?,
-                                r.get::<_, String>(4)?,
-                            ))
-                        },
-                    )
+                    .query_row(question_key(question), |r| {
+                        Ok((
+                            r.get::<_, String>(0)?,
+                            r.get::<_, String>(1)?,
+                            r.get::<_, String>(2)?,
+                            r.get::<_, f64>(3)?,
+                            r.get::<_, String>(4)?,
+                        ))
+                    })
                     .optional()
                     .map_err(|e| self.error("looking up an answer", e))?;
                 if let Some((count, engine, version, seconds, computed_at)) = hit {
@@ -438,11 +427,10 @@ impl Store {
                 )
                 .map_err(|e| fail("preparing a write", e))?;
             let mut existing = tx
-                .prepare_cached(
-                    "SELECT count FROM answers
-                     WHERE rows = ?1 AND cols = ?2 AND kind = ?3
-                       AND coalesce(row, -1) = ?4 AND coalesce(col, -1) = ?5",
-                )
+                .prepare_cached(concat!(
+                    "SELECT count FROM answers WHERE ",
+                    question_key_sql!()
+                ))
                 .map_err(|e| fail("preparing a write", e))?;
             for &(line, answer) in answers {
                 let q = answer.question;
@@ -467,16 +455,7 @@ impl Store {
                     continue;
                 }
                 let stored: String = existing
-                    .query_row(
-                        params![
-                            q.board.rows(),
-                            q.board.cols(),
-                            q.kind.name(),
-                            row.unwrap_or(-1),
-                            col.unwrap_or(-1)
-                        ],
-                        |r| r.get(0),
-                    )
+                    .query_row(question_key(&q), |r| r.get(0))
                     .map_err(|e| fail("checking a stored answer", e))?;
                 if stored != count {
                     let place = if answers.len() > 1 && line > 0 {
@@ -563,6 +542,27 @@ impl Store {
         }
         Ok(answers)
     }
+}
+
+/// The `WHERE` clause that finds one question's row (it matches the unique index), with the
+/// parameters of [`question_key`].
+macro_rules! question_key_sql {
+    () => {
+        "rows = ?1 AND cols = ?2 AND kind = ?3 AND coalesce(row, -1) = ?4 AND coalesce(col, -1) = ?5"
+    };
+}
+use question_key_sql;
+
+/// The parameters of [`question_key_sql`]: a board total has row and column -1.
+fn question_key(q: &Question) -> (u32, u32, &'static str, i64, i64) {
+    let (row, col) = start_columns(q.start);
+    (
+        q.board.rows(),
+        q.board.cols(),
+        q.kind.name(),
+        row.unwrap_or(-1),
+        col.unwrap_or(-1),
+    )
 }
 
 fn start_columns(start: Option<Square>) -> (Option<i64>, Option<i64>) {

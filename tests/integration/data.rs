@@ -1,16 +1,14 @@
 //! The shipped lookup data (`data/lookup.csv`) is complete and right: every record is read back
 //! through the import checks and recounted by the engine.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::path::PathBuf;
 
-use knights::count::memo::MemoCounter;
 use knights::exchange::{ExchangeFormat, read_answers};
 use knights::precompute::{BoardSelection, questions};
 use knights::question::{Question, TourKind};
-use knights::{Board, CancelFlag, MemoryBudget};
 
-use crate::util::TestStore;
+use crate::util::{Recounter, TestStore};
 
 fn lookup_file() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -34,17 +32,14 @@ fn lookup_data_covers_every_board_up_to_30_squares_and_is_right() {
     assert_eq!(answers.len(), expected.len(), "no question twice");
 
     // Recount every row (all of them: boards this small take milliseconds).
-    let mut engines: HashMap<Board, MemoCounter> = HashMap::new();
+    let mut recounter = Recounter::default();
     for (line, answer) in &answers {
-        let q = answer.question;
-        let engine = engines.entry(q.board).or_insert_with(|| {
-            MemoCounter::new(q.board, MemoryBudget::DEFAULT, CancelFlag::new()).unwrap()
-        });
-        let count = match q.start {
-            Some(square) => engine.count_from(square).unwrap(),
-            None => engine.table().unwrap().total_directed().unwrap(),
-        };
-        assert_eq!(answer.count, count, "data/lookup.csv line {line}: {q}");
+        assert_eq!(
+            answer.count,
+            recounter.count(&answer.question),
+            "data/lookup.csv line {line}: {}",
+            answer.question
+        );
     }
 }
 

@@ -4,13 +4,12 @@
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use knights::count::memo::MemoCounter;
 use knights::question::{Question, TourKind};
 use knights::store::{APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION, Store};
-use knights::{Board, CancelFlag, MemoryBudget, Square};
+use knights::{Board, Square};
 use predicates::str::contains;
 
-use crate::util::TestStore;
+use crate::util::{Recounter, TestStore};
 
 /// The migrations applied to an empty database give the documented schema.
 #[test]
@@ -237,17 +236,14 @@ fn a_database_where_nothing_can_be_written_is_a_clear_error() {
 fn check_stored_answers(test: &TestStore) -> usize {
     let store = Store::open(&test.path()).unwrap();
     let answers = store.list(&Default::default()).unwrap();
-    let mut engines: std::collections::HashMap<Board, MemoCounter> = Default::default();
+    let mut recounter = Recounter::default();
     for answer in &answers {
-        let q = answer.question;
-        let engine = engines.entry(q.board).or_insert_with(|| {
-            MemoCounter::new(q.board, MemoryBudget::DEFAULT, CancelFlag::new()).unwrap()
-        });
-        let expected = match q.start {
-            Some(square) => engine.count_from(square).unwrap(),
-            None => engine.table().unwrap().total_directed().unwrap(),
-        };
-        assert_eq!(answer.count, expected, "{q}");
+        assert_eq!(
+            answer.count,
+            recounter.count(&answer.question),
+            "{}",
+            answer.question
+        );
     }
     answers.len()
 }

@@ -76,3 +76,22 @@ impl TestStore {
             .unwrap()
     }
 }
+
+/// Recounts stored answers with the memo engine, one engine per board.
+#[derive(Default)]
+pub struct Recounter {
+    engines: std::collections::HashMap<Board, MemoCounter>,
+}
+
+impl Recounter {
+    /// The engine's count for an answer's question.
+    pub fn count(&mut self, question: &knights::question::Question) -> u128 {
+        let engine = self.engines.entry(question.board).or_insert_with(|| {
+            MemoCounter::new(question.board, MemoryBudget::DEFAULT, CancelFlag::new()).unwrap()
+        });
+        match question.start {
+            Some(square) => engine.count_from(square).unwrap(),
+            None => engine.table().unwrap().total_directed().unwrap(),
+        }
+    }
+}
