@@ -5,6 +5,7 @@
 use std::collections::HashSet;
 
 use crate::error::Error;
+use crate::existence::no_tour;
 use crate::graph::MAX_BITSET_SQUARES;
 use crate::input::{InputError, Query};
 use crate::question::{Question, TourKind};
@@ -26,11 +27,13 @@ pub struct BatchAnswers {
     pub distinct_computed: usize,
 }
 
-/// Checks that the counting engine accepts every query's board, naming the first line that it
-/// does not.
-pub fn check_queries(queries: &[Query]) -> Result<(), Error> {
+/// Checks that the counting engine accepts every query's board where a count is needed (not
+/// where an existence theorem answers 0), naming the first line that it does not.
+pub fn check_queries(queries: &[Query], kind: TourKind) -> Result<(), Error> {
     for query in queries {
-        if query.board.squares() > MAX_BITSET_SQUARES {
+        if query.board.squares() > MAX_BITSET_SQUARES
+            && no_tour(query.board, kind, Some(query.start)).is_none()
+        {
             return Err(InputError::at(
                 query.line,
                 format!(
@@ -46,19 +49,20 @@ pub fn check_queries(queries: &[Query]) -> Result<(), Error> {
     Ok(())
 }
 
-/// Answers every query (open tours from its start), consulting and filling `store`.
+/// Answers every query (`kind` tours from its start), consulting and filling `store`.
 ///
 /// The whole list is checked first; nothing is computed when a board is too large.
 pub fn answer_queries(
     queries: &[Query],
+    kind: TourKind,
     store: Option<&mut Store>,
     settings: &Settings,
     progress: &mut dyn FnMut(Progress<'_>),
 ) -> Result<BatchAnswers, Error> {
-    check_queries(queries)?;
+    check_queries(queries, kind)?;
     let questions: Vec<Question> = queries
         .iter()
-        .map(|q| Question::from_start(q.board, q.start, TourKind::Open))
+        .map(|q| Question::from_start(q.board, q.start, kind))
         .collect();
     let resolution = resolve::resolve(&questions, store, settings, progress)?;
     let distinct: HashSet<&Question> = questions.iter().collect();

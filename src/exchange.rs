@@ -11,6 +11,7 @@ use std::collections::HashMap;
 use serde_json::Value;
 
 use crate::board::{Board, Square};
+use crate::existence::no_tour;
 use crate::input::InputError;
 use crate::question::{Question, TourKind};
 use crate::store::Answer;
@@ -29,8 +30,8 @@ pub const CSV_COLUMNS: [&str; 10] = [
     "computed_at",
 ];
 
-/// Engines whose answers are accepted.
-pub const KNOWN_ENGINES: [&str; 2] = ["memo", "reference"];
+/// Engines whose answers are accepted (`theorem`: a zero decided by an existence theorem).
+pub const KNOWN_ENGINES: [&str; 3] = ["memo", "reference", "theorem"];
 
 /// The file formats of export and import.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -236,6 +237,11 @@ fn answer_from_fields(fields: &Fields, line: usize) -> Result<Answer, InputError
             ));
         }
     };
+    if kind == TourKind::Closed && start.is_some() {
+        return Err(err(
+            "closed answers have no start (the count is the same from every square): leave row and col empty".into(),
+        ));
+    }
     let count_text = text("count")?;
     if !count_text.bytes().all(|b| b.is_ascii_digit())
         || (count_text.len() > 1 && count_text.starts_with('0'))
@@ -247,12 +253,30 @@ fn answer_from_fields(fields: &Fields, line: usize) -> Result<Answer, InputError
     let count: u128 = count_text
         .parse()
         .map_err(|_| err(format!("count {count_text} does not fit in 128 bits")))?;
+    if kind == TourKind::Closed && count % 2 == 1 {
+        return Err(err(format!(
+            "a directed count of closed tours is even (each cycle in both directions), not {count}"
+        )));
+    }
     let engine = text("engine")?;
     if !KNOWN_ENGINES.contains(&engine) {
         return Err(err(format!(
             "unknown engine '{engine}' (known: {})",
             KNOWN_ENGINES.join(", ")
         )));
+    }
+    match no_tour(board, kind, start) {
+        Some(reason) if count != 0 => {
+            return Err(err(format!(
+                "count {count} contradicts a theorem: {reason}"
+            )));
+        }
+        None if engine == "theorem" => {
+            return Err(err(format!(
+                "engine 'theorem' only answers zeros that a theorem decides, and none applies to {kind} tours on {board}"
+            )));
+        }
+        _ => {}
     }
     let version = text("version")?;
     let seconds_text = text("seconds")?;
@@ -312,7 +336,10 @@ fn check_consistency(answers: &[(usize, Answer)]) -> Result<(), InputError> {
             seen.insert(answer.question, (*line, answer.count));
         }
     }
-    for (line, answer) in answers.iter().filter(|(_, a)| a.question.start.is_none()) {
+    for (line, answer) in answers
+        .iter()
+        .filter(|(_, a)| a.question.kind == TourKind::Open && a.question.start.is_none())
+    {
         let q = answer.question;
         let mut sum: Option<u128> = Some(0);
         for (start, weight) in Question::starts_of_board(q.board, q.kind) {
@@ -401,6 +428,22 @@ mod tests {
                 "line 3: computed_at 'yesterday'",
             ),
             ("3,4,open,1,0,4,memo", "line 3: malformed CSV"),
+            (
+                "3,5,open,0,0,4,memo,0.1.0,0,2026-11-29T14:28:00Z",
+                "line 3: count 4 contradicts a theorem: no open tour on 3x5",
+            ),
+            (
+                "3,4,open,1,0,4,theorem,0.1.0,0,2026-11-29T14:28:00Z",
+                "line 3: engine 'theorem' only answers zeros",
+            ),
+            (
+                "6,6,closed,0,0,19724,memo,0.1.0,0,2026-11-29T14:28:00Z",
+                "line 3: closed answers have no start",
+            ),
+            (
+                "6,6,closed,,,9863,memo,0.1.0,0,2026-11-29T14:28:00Z",
+                "line 3: a directed count of closed tours is even",
+            ),
             (
                 "3,4,open,,,17,memo,0.1.0,0,2026-11-29T14:28:00Z\n3,4,open,1,0,4,memo,0.1.0,0,2026-11-29T14:28:00Z\n3,4,open,0,1,0,memo,0.1.0,0,2026-11-29T14:28:00Z\n3,4,open,1,1,0,memo,0.1.0,0,2026-11-29T14:28:00Z",
                 "line 3: the total of 3x4 is 17, but its starts in this file add up to 16",

@@ -3,6 +3,7 @@
 //! * [`board`]: boards, squares, knight's moves and the board's symmetries;
 //! * [`graph`]: the knight graph of a board of at most 64 squares, as bitsets;
 //! * [`count`]: the memoized counting engine and the plain reference counter;
+//! * [`existence`]: the theorems that decide when no tour exists;
 //! * [`input`]: reading queries (the judge format and plain lists);
 //! * [`output`]: writing answers as text tables, JSON or CSV;
 //! * [`question`]: questions in canonical form;
@@ -19,6 +20,7 @@ pub mod cancel;
 pub mod count;
 pub mod error;
 pub mod exchange;
+pub mod existence;
 pub mod graph;
 pub mod input;
 pub mod memory;

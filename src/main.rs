@@ -11,8 +11,9 @@ use indicatif::{ProgressBar, ProgressStyle};
 use knights::batch::{self, BatchAnswers};
 use knights::count::CountTable;
 use knights::exchange::{self, ExchangeFormat};
+use knights::existence;
 use knights::input::{self, BatchFormat};
-use knights::output::{self, Format, StartCount};
+use knights::output::{self, ClosedReport, Format, StartCount};
 use knights::precompute::{self, BoardRange, BoardSelection};
 use knights::question::{Question, TourKind};
 use knights::resolve::{self, EngineChoice, Progress, Settings};
@@ -144,11 +145,16 @@ struct CountArgs {
     /// Start column, 0-based.
     #[arg(value_parser = parse_coordinate)]
     col: Option<u32>,
+    #[command(flatten)]
+    kind: KindFlag,
     /// Output format.
     #[arg(long, short, value_enum, default_value_t = FormatArg::Table)]
     format: FormatArg,
     #[command(flatten)]
     engine: EngineArgs,
+    /// Say why the count is what it is (the theorem behind a zero); JSON always has it.
+    #[arg(long)]
+    explain: bool,
     /// Print where the answer came from, the time taken and the engine's figures on standard
     /// error.
     #[arg(long)]
@@ -167,12 +173,16 @@ struct EngineArgs {
 struct SolveArgs {
     /// File to read; standard input when absent or `-`.
     file: Option<PathBuf>,
+    #[command(flatten)]
+    kind: KindFlag,
 }
 
 #[derive(Debug, Args)]
 struct BatchArgs {
     /// File to read, or `-` for standard input.
     file: PathBuf,
+    #[command(flatten)]
+    kind: KindFlag,
     /// Output format (the judge format always prints bare counts as `table`).
     #[arg(long, short, value_enum, default_value_t = FormatArg::Table)]
     format: FormatArg,
@@ -194,6 +204,8 @@ struct PrecomputeArgs {
     /// Only boards of at most N squares (alone: every board up to N squares).
     #[arg(long, value_name = "N")]
     max_squares: Option<u64>,
+    #[command(flatten)]
+    kind: KindFlag,
     #[command(flatten)]
     engine: EngineArgs,
     /// No progress bar or summary.
@@ -297,12 +309,32 @@ impl From<EngineArg> for EngineChoice {
 #[derive(Clone, Copy, Debug, ValueEnum)]
 enum KindArg {
     Open,
+    Closed,
 }
 
 impl From<KindArg> for TourKind {
     fn from(arg: KindArg) -> Self {
         match arg {
             KindArg::Open => TourKind::Open,
+            KindArg::Closed => TourKind::Closed,
+        }
+    }
+}
+
+/// `--closed`: count closed tours instead of open ones.
+#[derive(Debug, Args)]
+struct KindFlag {
+    /// Count closed tours (ending a knight's move from the start) instead of open ones.
+    #[arg(long)]
+    closed: bool,
+}
+
+impl KindFlag {
+    fn kind(&self) -> TourKind {
+        if self.closed {
+            TourKind::Closed
+        } else {
+            TourKind::Open
         }
     }
 }
@@ -514,19 +546,25 @@ fn count(args: CountArgs, context: &Session) -> Result<()> {
         }
         _ => None,
     };
-    // Refuse boards the engine cannot take before touching the store.
-    knights::graph::KnightGraph::new(board)?;
-    let questions: Vec<Question> = match start {
-        Some(square) => vec![Question::from_start(board, square, TourKind::Open)],
-        None => vec![Question::total(board, TourKind::Open)]
-            .into_iter()
+    let kind = args.kind.kind();
+    let questions: Vec<Question> = match (kind, start) {
+        (_, Some(square)) => vec![Question::from_start(board, square, kind)],
+        (TourKind::Closed, None) => vec![Question::total(board, kind)],
+        (TourKind::Open, None) => std::iter::once(Question::total(board, kind))
             .chain(
-                Question::starts_of_board(board, TourKind::Open)
+                Question::starts_of_board(board, kind)
                     .into_iter()
                     .map(|(q, _)| q),
             )
             .collect(),
     };
+    // Refuse boards the engine cannot take (unless a theorem answers) before touching the store.
+    let needs_search = questions
+        .iter()
+        .any(|q| existence::no_tour(board, kind, q.start.and(start)).is_none());
+    if needs_search {
+        knights::graph::KnightGraph::new(board)?;
+    }
     let mut store = context.store()?;
     let clock = Instant::now();
     let resolution = resolve::resolve(
@@ -536,40 +574,47 @@ fn count(args: CountArgs, context: &Session) -> Result<()> {
         &mut |_| {},
     )?;
     let exporter = Format::from(args.format).exporter();
-    let text = match start {
-        Some(square) => {
-            let count = resolution.count(&questions[0]);
-            exporter.start_count(&StartCount::open(board, square, count))?
-        }
-        None => {
+    let count = resolution.count(&questions[0]);
+    let mut text = match (kind, start) {
+        (_, Some(square)) => exporter.start_count(&StartCount::new(board, square, kind, count))?,
+        (TourKind::Closed, None) => exporter.closed_board(&ClosedReport::new(board, count))?,
+        (TourKind::Open, None) => {
             let counts = board
                 .all_squares()
-                .map(|sq| resolution.count(&Question::from_start(board, sq, TourKind::Open)))
+                .map(|sq| resolution.count(&Question::from_start(board, sq, kind)))
                 .collect();
             exporter.table(&CountTable::new(board, counts))?
         }
     };
+    if args.explain && Format::from(args.format) == Format::Table {
+        text.push_str(&format!(
+            "why: {}\n",
+            existence::explain(board, kind, start, count)
+        ));
+    }
     if args.stats {
         let stored = questions
             .iter()
             .filter(|q| resolution.from_store.contains(q))
             .count();
+        let engine = &resolution.answers[&questions[0]].engine;
         let source = if stored == questions.len() {
             "answered from the store".to_string()
+        } else if engine == resolve::THEOREM {
+            "answered by an existence theorem, without a search".to_string()
         } else {
-            let engine = resolution.engine_stats;
+            let figures = resolution.engine_stats;
             format!(
-                "computed by the {} engine ({} states solved, {} table hits, {} states pruned, {} table entries, {:.1} MiB{})",
-                EngineChoice::from(args.engine.engine).name(),
-                engine.states_solved,
-                engine.table_hits,
-                engine.states_pruned,
-                engine.entries,
-                engine.table_bytes as f64 / (1u64 << 20) as f64,
-                if engine.stores_refused > 0 {
+                "computed by the {engine} engine ({} states solved, {} table hits, {} states pruned, {} table entries, {:.1} MiB{})",
+                figures.states_solved,
+                figures.table_hits,
+                figures.states_pruned,
+                figures.entries,
+                figures.table_bytes as f64 / (1u64 << 20) as f64,
+                if figures.stores_refused > 0 {
                     format!(
                         "; {} states not kept: memory budget reached",
-                        engine.stores_refused
+                        figures.stores_refused
                     )
                 } else {
                     String::new()
@@ -585,7 +630,14 @@ fn solve(args: SolveArgs, context: &Session) -> Result<()> {
     let path = args.file.unwrap_or_else(|| PathBuf::from("-"));
     let (name, text) = read_input(&path)?;
     let queries = input::parse_judge(&text).map_err(|e| in_file(&name, knights::Error::from(e)))?;
-    let answers = answer_batch(&queries, &name, context, EngineArg::Memo, true)?;
+    let answers = answer_batch(
+        &queries,
+        args.kind.kind(),
+        &name,
+        context,
+        EngineArg::Memo,
+        true,
+    )?;
     print(&output::bare_counts(&answers.counts))
 }
 
@@ -593,8 +645,10 @@ fn batch_file(args: BatchArgs, context: &Session) -> Result<()> {
     let (name, text) = read_input(&args.file)?;
     let parsed = input::parse_batch(&text).map_err(|e| in_file(&name, knights::Error::from(e)))?;
     let clock = Instant::now();
+    let kind = args.kind.kind();
     let answers = answer_batch(
         &parsed.queries,
+        kind,
         &name,
         context,
         args.engine.engine,
@@ -608,7 +662,7 @@ fn batch_file(args: BatchArgs, context: &Session) -> Result<()> {
             .queries
             .iter()
             .zip(&answers.counts)
-            .map(|(q, &count)| StartCount::open(q.board, q.start, count))
+            .map(|(q, &count)| StartCount::new(q.board, q.start, kind, count))
             .collect();
         format.exporter().start_counts(&records)?
     };
@@ -635,16 +689,18 @@ fn plural(n: usize, one: &'static str, many: &'static str) -> &'static str {
 /// Answers queries through the store, with a progress bar unless `quiet`.
 fn answer_batch(
     queries: &[input::Query],
+    kind: TourKind,
     name: &str,
     context: &Session,
     engine: EngineArg,
     quiet: bool,
 ) -> Result<BatchAnswers> {
-    batch::check_queries(queries).map_err(|e| in_file(name, e))?;
+    batch::check_queries(queries, kind).map_err(|e| in_file(name, e))?;
     let mut store = context.store()?;
     let bar = progress_bar(quiet);
     let result = batch::answer_queries(
         queries,
+        kind,
         store.as_mut(),
         &context.settings(engine),
         &mut |event| report_progress(&bar, event),
@@ -660,7 +716,7 @@ fn precompute_boards(args: PrecomputeArgs, context: &Session) -> Result<()> {
         max_squares: args.max_squares,
     };
     let boards = selection.boards()?;
-    let questions = precompute::questions(&boards, TourKind::Open);
+    let questions = precompute::questions(&boards, args.kind.kind());
     let mut store = context.required_store("precompute")?;
     let bar = progress_bar(args.quiet);
     let clock = Instant::now();
@@ -768,7 +824,7 @@ fn progress_bar(quiet: bool) -> ProgressBar {
     let bar = ProgressBar::new(0);
     bar.set_style(
         ProgressStyle::with_template(
-            "{spinner} {elapsed_precise} [{wide_bar}] {pos}/{len} starts computed, ETA {eta}",
+            "{spinner} {elapsed_precise} [{wide_bar}] {pos}/{len} answers computed, ETA {eta}",
         )
         .expect("a valid template")
         .progress_chars("=> "),
@@ -779,7 +835,7 @@ fn progress_bar(quiet: bool) -> ProgressBar {
 
 fn report_progress(bar: &ProgressBar, event: Progress<'_>) {
     match event {
-        Progress::Planned { starts } => bar.set_length(starts as u64),
+        Progress::Planned { questions } => bar.set_length(questions as u64),
         Progress::Computed(_) => bar.inc(1),
     }
 }

@@ -131,14 +131,21 @@ impl BoardSelection {
     }
 }
 
-/// Every question a precompute of `boards` answers: each board's canonical starts and total.
+/// Every question a precompute of `boards` answers: each board's canonical starts and total
+/// (for closed tours, the one board question: the count is the same from every square).
 pub fn questions(boards: &[Board], kind: TourKind) -> Vec<Question> {
     boards
         .iter()
         .flat_map(|&board| {
-            Question::starts_of_board(board, kind)
+            let starts: Vec<Question> = match kind {
+                TourKind::Open => Question::starts_of_board(board, kind)
+                    .into_iter()
+                    .map(|(q, _)| q)
+                    .collect(),
+                TourKind::Closed => Vec::new(),
+            };
+            starts
                 .into_iter()
-                .map(|(q, _)| q)
                 .chain(std::iter::once(Question::total(board, kind)))
         })
         .collect()

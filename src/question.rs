@@ -17,16 +17,20 @@ use crate::board::{Board, CanonicalStart, Square};
 pub enum TourKind {
     /// Open tours (Hamiltonian paths of the knight graph), each direction counted.
     Open,
+    /// Closed tours (Hamiltonian cycles), each direction counted: from any square, twice the
+    /// number of cycles.
+    Closed,
 }
 
 impl TourKind {
     /// Every kind, in a fixed order.
-    pub const ALL: [TourKind; 1] = [TourKind::Open];
+    pub const ALL: [TourKind; 2] = [TourKind::Open, TourKind::Closed];
 
     /// The name used on the command line, in the store and in exports.
     pub const fn name(self) -> &'static str {
         match self {
             TourKind::Open => "open",
+            TourKind::Closed => "closed",
         }
     }
 }
@@ -52,7 +56,12 @@ impl FromStr for TourKind {
 }
 
 /// A question in canonical form: the count of `kind` tours on `board` from `start`, or on the
-/// whole board (all starts together) when `start` is `None`.
+/// whole board when `start` is `None`.
+///
+/// Board totals are directed: twice the number of tours counted once each (open paths, or
+/// cycles). For open tours that is the sum of the per-square counts. A closed tour passes
+/// through every square, so the directed count from any square equals the board's: closed
+/// questions are always about the whole board, and one answer serves every start.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Question {
     /// The board, with `rows <= cols`.
@@ -64,13 +73,19 @@ pub struct Question {
 }
 
 impl Question {
-    /// The canonical question "tours of `kind` from `start` on `board`".
+    /// The canonical question "tours of `kind` from `start` on `board`" (for closed tours, the
+    /// board's question: the count is the same from every square).
     pub fn from_start(board: Board, start: Square, kind: TourKind) -> Self {
-        let canonical = CanonicalStart::of(board, start);
-        Question {
-            board: canonical.board,
-            kind,
-            start: Some(canonical.square),
+        match kind {
+            TourKind::Open => {
+                let canonical = CanonicalStart::of(board, start);
+                Question {
+                    board: canonical.board,
+                    kind,
+                    start: Some(canonical.square),
+                }
+            }
+            TourKind::Closed => Question::total(board, kind),
         }
     }
 
@@ -86,6 +101,7 @@ impl Question {
     /// True when the question is already in canonical form.
     pub fn is_canonical(&self) -> bool {
         self.board == self.board.canonical()
+            && (self.kind == TourKind::Open || self.start.is_none())
             && self.start.is_none_or(|square| {
                 self.board.contains(square) && self.board.canonical_square(square).0 == square
             })
@@ -111,7 +127,11 @@ impl fmt::Display for Question {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.start {
             Some(square) => write!(f, "{} tours of {} from {square}", self.kind, self.board),
-            None => write!(f, "{} tours of {} (board total)", self.kind, self.board),
+            None => write!(
+                f,
+                "{} tours of {} (directed board total)",
+                self.kind, self.board
+            ),
         }
     }
 }

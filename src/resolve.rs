@@ -12,12 +12,14 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 
 use crate::board::Board;
+use crate::board::Square;
 use crate::cancel::CancelFlag;
-use crate::count::memo::{MemoCounter, MemoStats};
+use crate::count::memo::{MemoCounter, MemoStats, count_cycles};
 use crate::count::reference;
 use crate::error::Error;
+use crate::existence::{no_closed_tour, no_open_tour};
 use crate::memory::MemoryBudget;
-use crate::question::Question;
+use crate::question::{Question, TourKind};
 use crate::store::{Answer, Store};
 
 /// Answers are saved at least this often while computing.
@@ -25,6 +27,9 @@ const SAVE_INTERVAL: Duration = Duration::from_millis(250);
 
 /// ... or when this many are waiting.
 const SAVE_BATCH: usize = 1024;
+
+/// The engine name recorded for a zero decided by an existence theorem, without a search.
+pub const THEOREM: &str = "theorem";
 
 /// Which engine computes what the store lacks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -60,10 +65,10 @@ pub struct Settings {
 /// Progress of a run, reported on the calling thread.
 #[derive(Clone, Copy, Debug)]
 pub enum Progress<'a> {
-    /// This many start questions will be computed (the store lacked them).
+    /// This many questions will be computed (the store lacked them).
     Planned {
-        /// Start questions to compute.
-        starts: usize,
+        /// Questions to compute.
+        questions: usize,
     },
     /// One answer was computed (it is saved before long).
     Computed(&'a Answer),
@@ -107,16 +112,16 @@ pub fn resolve(
         .copied()
         .collect();
 
-    // The starts to compute: the missing start questions, and every start of a board whose
-    // total is missing (some may be stored).
-    let mut starts: BTreeSet<Question> = BTreeSet::new();
+    // What to compute: the missing start questions and closed questions, and every start of a
+    // board whose open total is missing (some may be stored).
+    let mut to_compute: BTreeSet<Question> = BTreeSet::new();
     let mut extra: BTreeSet<Question> = BTreeSet::new();
     for question in asked.iter().filter(|q| !known.contains_key(q)) {
-        match question.start {
-            Some(_) => {
-                starts.insert(*question);
+        match (question.kind, question.start) {
+            (TourKind::Closed, _) | (TourKind::Open, Some(_)) => {
+                to_compute.insert(*question);
             }
-            None => extra.extend(
+            (TourKind::Open, None) => extra.extend(
                 Question::starts_of_board(question.board, question.kind)
                     .into_iter()
                     .map(|(start, _)| start),
@@ -131,20 +136,25 @@ pub fn resolve(
             .collect();
         known.extend(store.lookup(&missing)?);
     }
-    starts.extend(extra.into_iter().filter(|q| !known.contains_key(q)));
+    to_compute.extend(extra.into_iter().filter(|q| !known.contains_key(q)));
 
-    let computed_starts = starts.len();
     progress(Progress::Planned {
-        starts: computed_starts,
+        questions: to_compute.len(),
     });
-    let computing = compute_starts(starts, &mut known, store.as_deref_mut(), settings, progress);
+    let computing = compute(
+        to_compute,
+        &mut known,
+        store.as_deref_mut(),
+        settings,
+        progress,
+    );
 
-    // Board totals from their starts: also after an interruption, for every board whose starts
-    // all finished, so that no finished work is lost.
+    // Open board totals from their starts: also after an interruption, for every board whose
+    // starts all finished, so that no finished work is lost.
     let mut totals = Vec::new();
     for question in asked
         .iter()
-        .filter(|q| q.start.is_none() && !known.contains_key(q))
+        .filter(|q| q.kind == TourKind::Open && q.start.is_none() && !known.contains_key(q))
     {
         let starts = Question::starts_of_board(question.board, question.kind);
         if starts.iter().any(|(start, _)| !known.contains_key(start)) {
@@ -152,7 +162,7 @@ pub fn resolve(
         }
         let mut sum: u128 = 0;
         let mut seconds = 0.0;
-        let mut engine = settings.engine.name().to_string();
+        let mut engine = THEOREM;
         for (start, weight) in starts {
             let answer = &known[&start];
             sum = answer
@@ -163,9 +173,11 @@ pub fn resolve(
                     board: question.board,
                 })?;
             seconds += answer.seconds;
-            engine.clone_from(&answer.engine);
+            if answer.engine != THEOREM {
+                engine = &answer.engine;
+            }
         }
-        totals.push(Answer::computed(*question, sum, &engine, seconds));
+        totals.push(Answer::computed(*question, sum, engine, seconds));
     }
     if let Some(store) = store {
         store.save(&totals)?;
@@ -181,25 +193,29 @@ pub fn resolve(
     })
 }
 
-/// Computes `starts` in parallel, one task per board, saving answers as they arrive.
-fn compute_starts(
-    starts: BTreeSet<Question>,
+/// Computes `questions` in parallel, one task per board and kind, saving answers as they
+/// arrive.
+fn compute(
+    questions: BTreeSet<Question>,
     known: &mut HashMap<Question, Answer>,
     mut store: Option<&mut Store>,
     settings: &Settings,
     progress: &mut dyn FnMut(Progress<'_>),
 ) -> Result<MemoStats, Error> {
     let mut stats = MemoStats::default();
-    if starts.is_empty() {
+    if questions.is_empty() {
         return Ok(stats);
     }
-    let mut by_board: BTreeMap<Board, Vec<Question>> = BTreeMap::new();
-    for question in starts {
-        by_board.entry(question.board).or_default().push(question);
+    let mut by_board: BTreeMap<(Board, TourKind), Vec<Question>> = BTreeMap::new();
+    for question in questions {
+        by_board
+            .entry((question.board, question.kind))
+            .or_default()
+            .push(question);
     }
     // Small boards first: their answers are saved early, and big boards run side by side.
-    let mut tasks: Vec<(Board, Vec<Question>)> = by_board.into_iter().collect();
-    tasks.sort_by_key(|(board, _)| (board.squares(), *board));
+    let mut tasks: Vec<((Board, TourKind), Vec<Question>)> = by_board.into_iter().collect();
+    tasks.sort_by_key(|((board, kind), _)| (board.squares(), *board, *kind));
 
     let threads = rayon::current_num_threads().max(1) as u64;
     let task_budget = MemoryBudget::from_bytes(settings.memory.bytes() / threads);
@@ -211,7 +227,7 @@ fn compute_starts(
         scope.spawn(move || {
             tasks
                 .par_iter()
-                .for_each_with(sender, |sender, (board, questions)| {
+                .for_each_with(sender, |sender, ((board, _), questions)| {
                     if cancel.is_cancelled() {
                         return;
                     }
@@ -285,7 +301,8 @@ fn save(store: &mut Option<&mut Store>, pending: &mut Vec<Answer>) -> Result<(),
     Ok(())
 }
 
-/// Computes the start questions of one board in turn, sharing the engine's memo table.
+/// Computes the questions of one board and kind in turn (open starts share one memo table).
+/// Zeros that an existence theorem decides are answered without a search.
 fn compute_board(
     board: Board,
     questions: &[Question],
@@ -294,16 +311,38 @@ fn compute_board(
     cancel: &CancelFlag,
     mut emit: impl FnMut(Answer),
 ) -> Result<MemoStats, Error> {
-    let mut memo = match engine {
-        EngineChoice::Memo => Some(MemoCounter::new(board, budget, cancel.clone())?),
-        EngineChoice::Reference => None,
-    };
+    let mut memo: Option<MemoCounter> = None;
+    let mut stats = MemoStats::default();
     for question in questions {
-        let start = question.start.expect("only start questions are computed");
         let clock = Instant::now();
-        let count = match memo.as_mut() {
-            Some(memo) => memo.count_from(start)?,
-            None => reference::count_open_tours(board, start, cancel)?,
+        let theorem = match question.kind {
+            TourKind::Open => no_open_tour(board, question.start),
+            TourKind::Closed => no_closed_tour(board),
+        };
+        if theorem.is_some() {
+            emit(Answer::computed(*question, 0, THEOREM, 0.0));
+            continue;
+        }
+        let count = match (question.kind, question.start, engine) {
+            (TourKind::Open, Some(start), EngineChoice::Memo) => {
+                let memo = match memo.as_mut() {
+                    Some(memo) => memo,
+                    None => memo.insert(MemoCounter::new(board, budget, cancel.clone())?),
+                };
+                memo.count_from(start)?
+            }
+            (TourKind::Open, Some(start), EngineChoice::Reference) => {
+                reference::count_open_tours(board, start, cancel)?
+            }
+            (TourKind::Closed, _, EngineChoice::Memo) => {
+                let (cycles, cycle_stats) = count_cycles(board, budget, cancel.clone())?;
+                stats.add(&cycle_stats);
+                cycles.checked_mul(2).ok_or(Error::Overflow { board })?
+            }
+            (TourKind::Closed, _, EngineChoice::Reference) => {
+                reference::count_closed_tours(board, Square::new(0, 0), cancel)?
+            }
+            (TourKind::Open, None, _) => unreachable!("open totals are sums of their starts"),
         };
         emit(Answer::computed(
             *question,
@@ -312,5 +351,8 @@ fn compute_board(
             clock.elapsed().as_secs_f64(),
         ));
     }
-    Ok(memo.map(|m| m.stats()).unwrap_or_default())
+    if let Some(memo) = memo {
+        stats.add(&memo.stats());
+    }
+    Ok(stats)
 }

@@ -39,11 +39,18 @@ pub struct Migration {
 }
 
 /// Every migration, in order. Each file of `migrations/` must be listed here (a test checks).
-pub const MIGRATIONS: &[Migration] = &[Migration {
-    version: 1,
-    name: "0001_answers.sql",
-    sql: include_str!("../migrations/0001_answers.sql"),
-}];
+pub const MIGRATIONS: &[Migration] = &[
+    Migration {
+        version: 1,
+        name: "0001_answers.sql",
+        sql: include_str!("../migrations/0001_answers.sql"),
+    },
+    Migration {
+        version: 2,
+        name: "0002_closed_tours.sql",
+        sql: include_str!("../migrations/0002_closed_tours.sql"),
+    },
+];
 
 /// The schema version this build writes.
 pub const SCHEMA_VERSION: i64 = MIGRATIONS[MIGRATIONS.len() - 1].version;
@@ -132,7 +139,8 @@ pub struct Answer {
     pub question: Question,
     /// The exact count.
     pub count: u128,
-    /// The engine that computed it (`memo`, `reference`).
+    /// The engine that computed it (`memo`, `reference`, or `theorem` for a zero that an
+    /// existence theorem decides).
     pub engine: String,
     /// The knights version that computed it.
     pub version: String,

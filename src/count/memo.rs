@@ -66,9 +66,14 @@ impl MemoStats {
 }
 
 /// Counts open tours on one board with a memo table shared across start squares.
+///
+/// The same engine also counts paths that must end on one given square ([`count_cycles`] uses
+/// it for closed tours); an engine keeps to one of the two modes, as their tables differ.
 #[derive(Debug)]
 pub struct MemoCounter {
     graph: KnightGraph,
+    /// The square every counted path must end on, as a set (empty: any end, open tours).
+    end: SquareSet,
     /// One table per current square, keyed by the set of unvisited squares.
     tables: Vec<HashMap<SquareSet, u64>>,
     /// Values that do not fit in `u64`, keyed by (current square, unvisited squares).
@@ -85,6 +90,7 @@ impl MemoCounter {
         Ok(MemoCounter {
             tables: (0..graph.len()).map(|_| HashMap::new()).collect(),
             graph,
+            end: 0,
             large: HashMap::new(),
             budget: budget.bytes(),
             stats: MemoStats::default(),
@@ -135,12 +141,17 @@ impl MemoCounter {
         Ok(CountTable::new(board, counts))
     }
 
-    /// Ways to visit every square of `unvisited` starting from `current` (already visited).
+    /// Ways to visit every square of `unvisited` starting from `current` (already visited),
+    /// ending on the engine's end square when it has one.
     fn ways(&mut self, current: usize, unvisited: SquareSet) -> Result<u128, Error> {
-        let moves = self.graph.neighbours(current) & unvisited;
+        // The end square is entered last: only when it is all that is left.
+        let moves = self.graph.neighbours(current) & unvisited & !self.end;
         if unvisited & unvisited.wrapping_sub(1) == 0 {
-            // Nothing or a single square left: it is a tour exactly when the knight can step there.
-            return Ok(u128::from(unvisited == 0 || moves != 0));
+            // Nothing or a single square left (the end square, when there is one): it is a tour
+            // exactly when the knight can step there.
+            return Ok(u128::from(
+                unvisited == 0 || self.graph.neighbours(current) & unvisited != 0,
+            ));
         }
         if moves == 0 {
             return Ok(0);
@@ -193,6 +204,10 @@ impl MemoCounter {
             if ends & (ends - 1) != 0 || ends & self.graph.neighbours(current) != 0 {
                 return false;
             }
+            // With a fixed end, that square is the only one allowed to be down to one way.
+            if self.end != 0 && ends != self.end {
+                return false;
+            }
             // The tour's remaining squares alternate colours from the knight's square, so the
             // last one has the knight's colour exactly when their number is odd.
             let corner = self.graph.corner_colour();
@@ -229,6 +244,73 @@ impl MemoCounter {
         };
         table.insert(unvisited, stored);
         self.stats.entries += 1;
+    }
+}
+
+/// The number of closed tours (Hamiltonian cycles of the knight graph, each counted once) on
+/// `board`, with the engine's figures.
+///
+/// Every cycle passes through the square with the fewest neighbours, so the count starts there:
+/// when that square has two neighbours `a` and `b` (a corner, on every board with a cycle),
+/// each cycle is exactly one path from `a` to `b` through every other square; otherwise the
+/// paths from the square back to each of its neighbours are counted and halved.
+pub fn count_cycles(
+    board: Board,
+    budget: MemoryBudget,
+    cancel: CancelFlag,
+) -> Result<(u128, MemoStats), Error> {
+    let graph = KnightGraph::new(board)?;
+    let start = (0..graph.len())
+        .min_by_key(|&i| graph.neighbours(i).count_ones())
+        .expect("a board has a square");
+    let neighbours = graph.neighbours(start);
+    let all = graph.all();
+    let mut stats = MemoStats::default();
+    if graph.len() < 3 || neighbours.count_ones() < 2 {
+        return Ok((0, stats));
+    }
+    let mut ends_to_count = Vec::new();
+    if neighbours.count_ones() == 2 {
+        let first = neighbours.trailing_zeros() as usize;
+        let last = (neighbours & (neighbours - 1)).trailing_zeros() as usize;
+        ends_to_count.push((first, all & !bit(start) & !bit(first), last));
+    } else {
+        let mut rest = neighbours;
+        while rest != 0 {
+            let end = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            ends_to_count.push((start, all & !bit(start), end));
+        }
+    }
+    let mut paths: u128 = 0;
+    for (from, unvisited, end) in ends_to_count {
+        let mut engine = MemoCounter::new(board, budget, cancel.clone())?;
+        engine.end = bit(end);
+        paths = paths
+            .checked_add(engine.paths_to_end(from, unvisited)?)
+            .ok_or(Error::Overflow { board })?;
+        stats.add(&engine.stats());
+    }
+    let cycles = if neighbours.count_ones() == 2 {
+        paths
+    } else {
+        paths / 2
+    };
+    Ok((cycles, stats))
+}
+
+impl MemoCounter {
+    /// Paths from `from` through every square of `unvisited`, ending on the engine's end square.
+    fn paths_to_end(&mut self, from: usize, unvisited: SquareSet) -> Result<u128, Error> {
+        // The path alternates colours, so its ends have the same colour exactly when it has an
+        // odd number of squares.
+        let corner = self.graph.corner_colour();
+        let same_colour = (bit(from) & corner != 0) == (self.end & corner != 0);
+        let squares = unvisited.count_ones() + 1;
+        if same_colour != (squares % 2 == 1) {
+            return Ok(0);
+        }
+        self.ways(from, unvisited)
     }
 }
 
@@ -274,6 +356,23 @@ mod tests {
         assert_eq!(engine.table().unwrap().total_directed().unwrap(), 1728);
         assert_eq!(engine.stats().entries, 0);
         assert!(engine.stats().stores_refused > 0);
+    }
+
+    #[test]
+    fn cycles_of_known_boards() {
+        let cycles = |r, c| {
+            count_cycles(
+                Board::new(r, c).unwrap(),
+                MemoryBudget::DEFAULT,
+                CancelFlag::new(),
+            )
+            .unwrap()
+            .0
+        };
+        assert_eq!(cycles(5, 6), 8);
+        assert_eq!(cycles(3, 10), 16);
+        assert_eq!(cycles(4, 5), 0);
+        assert_eq!(cycles(1, 1), 0);
     }
 
     #[test]

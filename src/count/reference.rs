@@ -2,8 +2,8 @@
 //! engines are tested and benchmarked against.
 //!
 //! It walks every sequence of knight's moves from the start, trying the eight moves in a fixed
-//! order, and counts the sequences that visit every square. No pruning, no memo, no bitsets:
-//! slow, but obviously right.
+//! order, and counts the sequences that visit every square (and, for closed tours, end a
+//! knight's move from the start). No pruning, no memo, no bitsets: slow, but obviously right.
 
 use crate::board::{Board, KNIGHT_MOVES, Square};
 use crate::cancel::CancelFlag;
@@ -14,8 +14,20 @@ use crate::error::Error;
 /// Every board size is accepted, but the running time grows exponentially: past 30 or so
 /// squares it takes minutes to days. `cancel` stops it early with [`Error::Interrupted`].
 pub fn count_open_tours(board: Board, start: Square, cancel: &CancelFlag) -> Result<u128, Error> {
+    count(board, start, false, cancel)
+}
+
+/// Counts the closed tours of `board` from `start`, as directed sequences (each cycle through
+/// the start is walked in both directions, so this is twice the number of cycles).
+pub fn count_closed_tours(board: Board, start: Square, cancel: &CancelFlag) -> Result<u128, Error> {
+    count(board, start, true, cancel)
+}
+
+fn count(board: Board, start: Square, closed: bool, cancel: &CancelFlag) -> Result<u128, Error> {
     board.check_square(start)?;
     let mut search = Search {
+        start,
+        closed,
         rows: board.rows() as i64,
         cols: board.cols() as i64,
         visited: vec![false; board.squares() as usize],
@@ -29,6 +41,8 @@ pub fn count_open_tours(board: Board, start: Square, cancel: &CancelFlag) -> Res
 }
 
 struct Search<'a> {
+    start: Square,
+    closed: bool,
     rows: i64,
     cols: i64,
     visited: Vec<bool>,
@@ -45,7 +59,10 @@ impl Search<'_> {
             self.cancel.check()?;
         }
         if depth == self.squares {
-            self.found += 1;
+            let here = Square::new(row as u32, col as u32);
+            if !self.closed || Board::is_knight_move(here, self.start) {
+                self.found += 1;
+            }
             return Ok(());
         }
         let here = (row * self.cols + col) as usize;
@@ -76,6 +93,16 @@ mod tests {
             &CancelFlag::new(),
         );
         assert_eq!(count.unwrap(), 32);
+    }
+
+    #[test]
+    fn closed_tours_of_5x6() {
+        let count = count_closed_tours(
+            Board::new(5, 6).unwrap(),
+            Square::new(0, 0),
+            &CancelFlag::new(),
+        );
+        assert_eq!(count.unwrap(), 16);
     }
 
     #[test]

@@ -2,13 +2,14 @@
 
 use serde::Serialize;
 
-use super::{AnswerRecord, Exporter, StartCount};
+use super::{AnswerRecord, ClosedReport, Exporter, StartCount};
 use crate::count::CountTable;
 use crate::error::Error;
 use crate::exchange::CSV_COLUMNS;
 use crate::store::Answer;
 
-/// Writes CSV: `rows,cols,row,col,kind,count` for counts, the export columns for stored answers.
+/// Writes CSV: `rows,cols,row,col,kind,count,reason` for counts, the export columns for stored
+/// answers.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct CsvExporter;
 
@@ -23,7 +24,7 @@ fn to_csv<T: Serialize>(header: &[&str], records: impl IntoIterator<Item = T>) -
     String::from_utf8(writer.into_inner().expect("writing to memory")).expect("CSV of UTF-8")
 }
 
-const START_COLUMNS: [&str; 6] = ["rows", "cols", "row", "col", "kind", "count"];
+const START_COLUMNS: [&str; 7] = ["rows", "cols", "row", "col", "kind", "count", "reason"];
 
 impl Exporter for CsvExporter {
     fn start_count(&self, answer: &StartCount) -> Result<String, Error> {
@@ -37,6 +38,21 @@ impl Exporter for CsvExporter {
             .all_squares()
             .map(|square| StartCount::open(board, square, table.get(square)));
         Ok(to_csv(&START_COLUMNS, answers))
+    }
+
+    fn closed_board(&self, report: &ClosedReport) -> Result<String, Error> {
+        Ok(to_csv(
+            &[
+                "rows",
+                "cols",
+                "kind",
+                "cycles",
+                "directed",
+                "per_square",
+                "reason",
+            ],
+            [report],
+        ))
     }
 
     fn start_counts(&self, answers: &[StartCount]) -> Result<String, Error> {

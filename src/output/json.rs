@@ -1,6 +1,6 @@
 //! JSON: one compact object per answer, counts as strings of decimal digits.
 
-use super::{AnswerRecord, Exporter, StartCount, TableReport};
+use super::{AnswerRecord, ClosedReport, Exporter, StartCount, TableReport};
 use crate::count::CountTable;
 use crate::error::Error;
 use crate::store::Answer;
@@ -35,6 +35,10 @@ impl Exporter for JsonExporter {
 
     fn table(&self, table: &CountTable) -> Result<String, Error> {
         Ok(to_json(&TableReport::open(table)?))
+    }
+
+    fn closed_board(&self, report: &ClosedReport) -> Result<String, Error> {
+        Ok(to_json(report))
     }
 
     fn start_counts(&self, answers: &[StartCount]) -> Result<String, Error> {

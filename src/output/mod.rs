@@ -17,6 +17,8 @@ use serde::{Serialize, Serializer};
 use crate::board::{Board, Square};
 use crate::count::CountTable;
 use crate::error::Error;
+use crate::existence::{no_closed_tour, no_open_tour};
+use crate::question::TourKind;
 use crate::store::Answer;
 
 pub use self::csv::CsvExporter;
@@ -50,22 +52,68 @@ pub struct StartCount {
     pub row: u32,
     /// Start column.
     pub col: u32,
-    /// What was counted: `open` (directed open tours from the start).
+    /// What was counted: `open` or `closed` (directed tours from the start).
     pub kind: &'static str,
     /// The count.
     pub count: Count,
+    /// The theorem that makes the count 0 without a search, if one does.
+    pub reason: Option<String>,
 }
 
 impl StartCount {
-    /// The number of open tours from `start` on `board`.
-    pub fn open(board: Board, start: Square, count: u128) -> Self {
+    /// The number of `kind` tours from `start` on `board`.
+    pub fn new(board: Board, start: Square, kind: TourKind, count: u128) -> Self {
+        let reason = match kind {
+            TourKind::Open => no_open_tour(board, Some(start)),
+            TourKind::Closed => no_closed_tour(board),
+        };
         StartCount {
             rows: board.rows(),
             cols: board.cols(),
             row: start.row,
             col: start.col,
-            kind: "open",
+            kind: kind.name(),
             count: Count(count),
+            reason: reason.map(|r| r.to_string()),
+        }
+    }
+
+    /// The number of open tours from `start` on `board`.
+    pub fn open(board: Board, start: Square, count: u128) -> Self {
+        StartCount::new(board, start, TourKind::Open, count)
+    }
+}
+
+/// The closed tours of a board, as written by the exporters.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ClosedReport {
+    /// Board rows.
+    pub rows: u32,
+    /// Board columns.
+    pub cols: u32,
+    /// Always `closed`.
+    pub kind: &'static str,
+    /// Closed tours counted once each (Hamiltonian cycles, undirected).
+    pub cycles: Count,
+    /// Closed tours counted in both directions (twice the cycles).
+    pub directed: Count,
+    /// Directed closed tours from any one square: the same for every square.
+    pub per_square: Count,
+    /// The theorem that makes the count 0 without a search, if one does.
+    pub reason: Option<String>,
+}
+
+impl ClosedReport {
+    /// The report for `board` from its directed closed-tour count.
+    pub fn new(board: Board, directed: u128) -> Self {
+        ClosedReport {
+            rows: board.rows(),
+            cols: board.cols(),
+            kind: TourKind::Closed.name(),
+            cycles: Count(directed / 2),
+            directed: Count(directed),
+            per_square: Count(directed),
+            reason: no_closed_tour(board).map(|r| r.to_string()),
         }
     }
 }
@@ -85,6 +133,8 @@ pub struct TableReport {
     pub total_undirected: Count,
     /// The count for each start square, row by row.
     pub counts: Vec<Vec<Count>>,
+    /// The theorem that makes every count 0 without a search, if one does.
+    pub reason: Option<String>,
 }
 
 impl TableReport {
@@ -100,6 +150,7 @@ impl TableReport {
                 .rows()
                 .map(|row| row.iter().map(|&c| Count(c)).collect())
                 .collect(),
+            reason: no_open_tour(table.board(), None).map(|r| r.to_string()),
         })
     }
 }
@@ -195,6 +246,8 @@ pub trait Exporter {
     fn start_count(&self, answer: &StartCount) -> Result<String, Error>;
     /// A per-square table and the board's totals.
     fn table(&self, table: &CountTable) -> Result<String, Error>;
+    /// The closed tours of a board.
+    fn closed_board(&self, report: &ClosedReport) -> Result<String, Error>;
     /// Counts of many queries, in order (a batch).
     fn start_counts(&self, answers: &[StartCount]) -> Result<String, Error>;
     /// Stored answers with their provenance (`query`, `export`).

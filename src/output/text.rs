@@ -2,7 +2,7 @@
 
 use std::fmt::Write;
 
-use super::{AnswerRecord, Exporter, StartCount};
+use super::{AnswerRecord, ClosedReport, Exporter, StartCount};
 use crate::count::CountTable;
 use crate::error::Error;
 use crate::store::Answer;
@@ -63,6 +63,16 @@ impl Exporter for TextExporter {
         Ok(out)
     }
 
+    fn closed_board(&self, report: &ClosedReport) -> Result<String, Error> {
+        Ok(format!(
+            "Closed tours of the {}x{} board:\n\
+             cycles (each closed tour once):        {}\n\
+             directed (each in both directions):    {}\n\
+             from any one square (directed):        {}  (the same for every square: a closed tour passes through them all)\n",
+            report.rows, report.cols, report.cycles, report.directed, report.per_square
+        ))
+    }
+
     fn start_counts(&self, answers: &[StartCount]) -> Result<String, Error> {
         let rows: Vec<Vec<String>> = answers
             .iter()
@@ -72,13 +82,14 @@ impl Exporter for TextExporter {
                     a.cols.to_string(),
                     a.row.to_string(),
                     a.col.to_string(),
+                    a.kind.to_string(),
                     a.count.to_string(),
                 ]
             })
             .collect();
         Ok(columns(
-            &["rows", "cols", "row", "col", "count"],
-            &[false; 5],
+            &["rows", "cols", "row", "col", "kind", "count"],
+            &[false, false, false, false, true, false],
             &rows,
         ))
     }

@@ -81,14 +81,14 @@ fn count_csv_has_header_and_one_row_per_square() {
         .args(["count", "5", "4", "0", "0", "-f", "csv"])
         .assert()
         .success()
-        .stdout("rows,cols,row,col,kind,count\n5,4,0,0,open,32\n");
+        .stdout("rows,cols,row,col,kind,count,reason\n5,4,0,0,open,32,\n");
     let output = knights()
         .args(["count", "3", "4", "--format", "csv"])
         .output()
         .unwrap();
     let text = String::from_utf8(output.stdout).unwrap();
     assert_eq!(text.lines().count(), 13);
-    assert!(text.contains("\n3,4,1,0,open,4\n"));
+    assert!(text.contains("\n3,4,1,0,open,4,\n"));
 }
 
 #[test]
@@ -300,15 +300,26 @@ fn batch_answers_lists_and_judge_files_in_order() {
         .write_stdin(list)
         .assert()
         .success()
-        .stdout("rows  cols  row  col  count\n   5     4    0    0     32\n   5     5    2    2     64\n   4     5    3    4     32\n   5     4    0    0     32\n")
-        .stderr(contains("4 answers: 0 from the store, 4 computed (2 distinct questions computed)"));
+        .stdout(
+            "rows  cols  row  col  kind  count\n   \
+                5     4    0    0  open     32\n   \
+                5     5    2    2  open     64\n   \
+                4     5    3    4  open     32\n   \
+                5     4    0    0  open     32\n",
+        )
+        .stderr(contains(
+            "4 answers: 0 from the store, 4 computed (2 distinct questions computed)",
+        ));
     // The same file again comes from the store.
     test.knights()
         .args(["batch", "-", "--format", "csv"])
         .write_stdin(list)
         .assert()
         .success()
-        .stdout("rows,cols,row,col,kind,count\n5,4,0,0,open,32\n5,5,2,2,open,64\n4,5,3,4,open,32\n5,4,0,0,open,32\n")
+        .stdout(
+            "rows,cols,row,col,kind,count,reason\n5,4,0,0,open,32,\n5,5,2,2,open,64,\n\
+             4,5,3,4,open,32,\n5,4,0,0,open,32,\n",
+        )
         .stderr(contains("4 answers: 4 from the store, 0 computed"));
     let output = test
         .knights()

@@ -3,6 +3,7 @@
 
 mod anchors;
 mod cli;
+mod closed;
 mod data;
 mod engine;
 mod store;

@@ -68,7 +68,7 @@ fn migrations_build_the_schema_on_an_empty_database() {
         .unwrap()
         .map(Result::unwrap)
         .collect();
-    assert_eq!(kinds, ["open"]);
+    assert_eq!(kinds, ["closed", "open"]);
 
     // The table refuses what the store must never hold.
     db.pragma_update(None, "foreign_keys", true).unwrap();
@@ -96,6 +96,38 @@ fn migrations_build_the_schema_on_an_empty_database() {
     }
     insert("3, 4, 'open', NULL, NULL, '16'").unwrap();
     assert!(insert("3, 4, 'open', NULL, NULL, '16'").is_err());
+}
+
+/// A store written by the first schema is brought up to date on open, its answers kept.
+#[test]
+fn an_older_schema_is_migrated_in_place() {
+    let test = TestStore::new();
+    {
+        let db = test.sqlite();
+        db.execute_batch(MIGRATIONS[0].sql).unwrap();
+        db.execute(
+            "INSERT INTO answers (rows, cols, kind, row, col, count, engine, version, seconds, computed_at)
+             VALUES (4, 5, 'open', 0, 0, '32', 'memo', '0.1.0', 0.01, '2026-11-29T14:28:00Z')",
+            [],
+        )
+        .unwrap();
+        db.pragma_update(None, "user_version", 1).unwrap();
+        db.pragma_update(None, "application_id", APPLICATION_ID)
+            .unwrap();
+    }
+    test.knights()
+        .args(["count", "5", "4", "0", "0", "--stats"])
+        .assert()
+        .success()
+        .stdout("32\n")
+        .stderr(contains("answered from the store"));
+    test.knights()
+        .args(["count", "6", "6", "--closed"])
+        .assert()
+        .success();
+    let store = Store::open(&test.path()).unwrap();
+    assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
+    assert_eq!(test.answers(), 2);
 }
 
 fn digest(path: &std::path::Path) -> Vec<u8> {

@@ -84,8 +84,18 @@ pub struct Recounter {
 }
 
 impl Recounter {
-    /// The engine's count for an answer's question.
+    /// The engine's count for an answer's question (searched for, even where a theorem
+    /// decides it).
     pub fn count(&mut self, question: &knights::question::Question) -> u128 {
+        if question.kind == knights::question::TourKind::Closed {
+            let (cycles, _) = knights::count::memo::count_cycles(
+                question.board,
+                MemoryBudget::DEFAULT,
+                CancelFlag::new(),
+            )
+            .unwrap();
+            return 2 * cycles;
+        }
         let engine = self.engines.entry(question.board).or_insert_with(|| {
             MemoCounter::new(question.board, MemoryBudget::DEFAULT, CancelFlag::new()).unwrap()
         });

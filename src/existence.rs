@@ -1,0 +1,146 @@
+//! When tours cannot exist: the existence theorems, used to answer 0 at once without a search.
+//!
+//! These theorems only decide whether a count is zero; every non-zero count comes from an
+//! engine, and the tests check each theorem against the engines on small boards.
+//!
+//! * Closed tours (Schwenk 1991): for an `m×n` board with `m <= n`, a closed tour exists unless
+//!   `m` and `n` are both odd, or `m ∈ {1, 2, 4}`, or `m = 3` and `n ∈ {4, 6, 8}`.
+//! * Open tours (Conrad, Hindrichs, Morsy, Wegener 1994; Cull and De Curtins 1978): for
+//!   `m <= n`, open tours exist only on 1×1, 3×4, 3×n with `n >= 7`, 4×n with `n >= 5`, and
+//!   every board with `m >= 5`.
+//! * Colour: a knight alternates colours, so on a board with an odd number of squares a tour
+//!   starts and ends on the majority colour (the corners' colour).
+
+use std::fmt;
+
+use crate::board::{Board, Square};
+use crate::count::colour_forbids_start;
+use crate::question::TourKind;
+
+/// Why there is no tour: the theorem that rules it out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoTour {
+    /// Closed: the board has an odd number of squares.
+    ClosedOddSquares(Board),
+    /// Closed: the short side is 1, 2 or 4.
+    ClosedShortSide(Board),
+    /// Closed: the 3×4, 3×6 and 3×8 boards.
+    ClosedThreeRows(Board),
+    /// Open: the board has no open tour at all.
+    OpenBoard(Board),
+    /// Open: the start is on the minority colour of an odd board.
+    OpenMinorityColour(Board, Square),
+}
+
+impl fmt::Display for NoTour {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NoTour::ClosedOddSquares(board) => write!(
+                f,
+                "no closed tour on {board}: it has {} squares, an odd number, and a closed tour alternates colours so needs an even number (Schwenk 1991)",
+                board.squares()
+            ),
+            NoTour::ClosedShortSide(board) => write!(
+                f,
+                "no closed tour on {board}: no board with a side of 1, 2 or 4 has one (Schwenk 1991)"
+            ),
+            NoTour::ClosedThreeRows(board) => write!(
+                f,
+                "no closed tour on {board}: 3x4, 3x6 and 3x8 have none (Schwenk 1991)"
+            ),
+            NoTour::OpenBoard(board) => write!(
+                f,
+                "no open tour on {board}: for m <= n, open tours exist only on 1x1, 3x4, 3xn (n >= 7), 4xn (n >= 5) and boards with m >= 5 (Conrad et al. 1994)"
+            ),
+            NoTour::OpenMinorityColour(board, square) => write!(
+                f,
+                "no open tour from {square} on {board}: the board has an odd number of squares, so a tour starts and ends on the corners' colour, and {square} is the other colour"
+            ),
+        }
+    }
+}
+
+/// The theorem ruling out closed tours on `board`, if one does.
+pub fn no_closed_tour(board: Board) -> Option<NoTour> {
+    let canonical = board.canonical();
+    let (m, n) = (canonical.rows(), canonical.cols());
+    if m % 2 == 1 && n % 2 == 1 {
+        Some(NoTour::ClosedOddSquares(board))
+    } else if matches!(m, 1 | 2 | 4) {
+        Some(NoTour::ClosedShortSide(board))
+    } else if m == 3 && matches!(n, 4 | 6 | 8) {
+        Some(NoTour::ClosedThreeRows(board))
+    } else {
+        None
+    }
+}
+
+/// The theorem ruling out open tours on `board` (from `start`, when given), if one does.
+pub fn no_open_tour(board: Board, start: Option<Square>) -> Option<NoTour> {
+    let canonical = board.canonical();
+    let (m, n) = (canonical.rows(), canonical.cols());
+    let exists =
+        (m == 1 && n == 1) || (m == 3 && (n == 4 || n >= 7)) || (m == 4 && n >= 5) || m >= 5;
+    if !exists {
+        return Some(NoTour::OpenBoard(board));
+    }
+    match start {
+        Some(square) if colour_forbids_start(board, square) => {
+            Some(NoTour::OpenMinorityColour(board, square))
+        }
+        _ => None,
+    }
+}
+
+/// The theorem that makes this count zero, if one does.
+pub fn no_tour(board: Board, kind: TourKind, start: Option<Square>) -> Option<NoTour> {
+    match kind {
+        TourKind::Open => no_open_tour(board, start),
+        TourKind::Closed => no_closed_tour(board),
+    }
+}
+
+/// Why a count is what it is, in one sentence (for `--explain`).
+pub fn explain(board: Board, kind: TourKind, start: Option<Square>, count: u128) -> String {
+    match no_tour(board, kind, start) {
+        Some(reason) => reason.to_string(),
+        None if count == 0 => format!(
+            "no {kind} tour: no existence theorem rules it out, and the engine's exhaustive count found none"
+        ),
+        None => format!(
+            "{kind} tours exist on {board} (no existence theorem rules them out); the count is the engine's"
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn board(r: u32, c: u32) -> Board {
+        Board::new(r, c).unwrap()
+    }
+
+    #[test]
+    fn closed_theorem_cases() {
+        assert!(no_closed_tour(board(6, 6)).is_none());
+        assert!(no_closed_tour(board(3, 10)).is_none());
+        assert!(no_closed_tour(board(5, 6)).is_none());
+        assert!(no_closed_tour(board(8, 3)).is_some());
+        assert!(no_closed_tour(board(4, 10)).is_some());
+        assert!(no_closed_tour(board(5, 5)).is_some());
+        assert!(no_closed_tour(board(1, 1)).is_some());
+        assert!(no_closed_tour(board(12, 2)).is_some());
+    }
+
+    #[test]
+    fn open_theorem_cases() {
+        assert!(no_open_tour(board(1, 1), None).is_none());
+        assert!(no_open_tour(board(4, 3), None).is_none());
+        assert!(no_open_tour(board(3, 5), None).is_some());
+        assert!(no_open_tour(board(3, 6), None).is_some());
+        assert!(no_open_tour(board(4, 4), None).is_some());
+        assert!(no_open_tour(board(5, 5), Some(Square::new(0, 1))).is_some());
+        assert!(no_open_tour(board(5, 5), Some(Square::new(0, 0))).is_none());
+    }
+}
