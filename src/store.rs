@@ -253,10 +253,13 @@ impl Store {
             .map_err(|e| self.error("setting the busy timeout", e))?;
         let version = self.identify()?;
         if version < SCHEMA_VERSION {
-            let mode: String = self
-                .conn
-                .pragma_update_and_check(None, "journal_mode", "wal", |row| row.get(0))
-                .map_err(|e| self.error("switching to the WAL journal", e))?;
+            // Changing the journal mode needs the file to itself, and SQLite reports a busy file
+            // at once instead of waiting: wait here, as the busy timeout would.
+            let mode: String = retry_while_busy(|| {
+                self.conn
+                    .pragma_update_and_check(None, "journal_mode", "wal", |row| row.get(0))
+            })
+            .map_err(|e| self.error("switching to the WAL journal", e))?;
             if mode != "wal" && mode != "memory" {
                 return Err(StoreError::CannotOpen {
                     path: self.path.clone(),
@@ -274,13 +277,19 @@ impl Store {
     /// Reads the file's identity without writing: returns its schema version (0 for a new,
     /// empty database) or the reason it must not be touched.
     fn identify(&self) -> Result<i64, StoreError> {
-        let application_id: i32 = self
+        // One read transaction, so that the three readings come from the same moment even
+        // while another process creates the schema.
+        let snapshot = self
             .conn
+            .unchecked_transaction()
+            .map_err(|e| self.error("reading the file", e))?;
+        let application_id: i32 = snapshot
             .pragma_query_value(None, "application_id", |row| row.get(0))
             .map_err(|e| self.error("reading the file", e))?;
-        let version: i64 = self.schema_version()?;
-        let objects: Vec<String> = self
-            .conn
+        let version: i64 = snapshot
+            .pragma_query_value(None, "user_version", |row| row.get(0))
+            .map_err(|e| self.error("reading the schema version", e))?;
+        let objects: Vec<String> = snapshot
             .prepare("SELECT name FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%' ORDER BY name")
             .and_then(|mut stmt| {
                 stmt.query_map([], |row| row.get(0))?
@@ -577,6 +586,27 @@ fn start_columns(start: Option<Square>) -> (Option<i64>, Option<i64>) {
     match start {
         Some(square) => (Some(square.row as i64), Some(square.col as i64)),
         None => (None, None),
+    }
+}
+
+/// Runs `operation` again while another connection keeps the database busy, for up to
+/// [`BUSY_TIMEOUT`].
+fn retry_while_busy<T>(mut operation: impl FnMut() -> rusqlite::Result<T>) -> rusqlite::Result<T> {
+    let started = std::time::Instant::now();
+    let mut pause = Duration::from_millis(5);
+    loop {
+        match operation() {
+            Err(e)
+                if matches!(
+                    e.sqlite_error_code(),
+                    Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked)
+                ) && started.elapsed() < BUSY_TIMEOUT =>
+            {
+                std::thread::sleep(pause);
+                pause = (pause * 2).min(Duration::from_millis(100));
+            }
+            other => return other,
+        }
     }
 }
 

@@ -318,6 +318,41 @@ fn two_processes_fill_one_database_at_once() {
     assert_eq!(stored, expected);
 }
 
+/// Many processes creating the same new store at the same moment all succeed (the schema is
+/// made once; nobody mistakes a half-made store for a foreign one).
+#[test]
+fn many_processes_create_one_new_database_at_once() {
+    for _ in 0..8 {
+        let test = TestStore::new();
+        let children: Vec<_> = (0..8)
+            .map(|i| {
+                Command::new(env!("CARGO_BIN_EXE_knights"))
+                    .arg("--db")
+                    .arg(test.path())
+                    .args(["count", "4", "5"])
+                    .args(if i % 2 == 0 {
+                        &["--closed"][..]
+                    } else {
+                        &[][..]
+                    })
+                    .stdout(Stdio::null())
+                    .stderr(Stdio::piped())
+                    .spawn()
+                    .unwrap()
+            })
+            .collect();
+        for child in children {
+            let output = child.wait_with_output().unwrap();
+            assert!(
+                output.status.success(),
+                "{}",
+                String::from_utf8_lossy(&output.stderr)
+            );
+        }
+        assert_eq!(check_stored_answers(&test), 8);
+    }
+}
+
 /// A precompute killed in the middle keeps what it finished, holds nothing half-written, and
 /// the same command then finishes the job.
 #[cfg(unix)]
