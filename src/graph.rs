@@ -147,6 +147,42 @@ impl KnightGraph {
         (one & self.all, two & self.all)
     }
 
+    /// For every square, whether it has at least 1, 2, 3 and 4 neighbours inside `set`.
+    #[inline]
+    pub fn neighbour_count_levels(&self, set: SquareSet) -> [SquareSet; 4] {
+        let (mut one, mut two, mut three, mut four) = (0, 0, 0, 0);
+        for shift in &self.shifts {
+            let reached = shift.apply(set);
+            four |= three & reached;
+            three |= two & reached;
+            two |= one & reached;
+            one |= reached;
+        }
+        [
+            one & self.all,
+            two & self.all,
+            three & self.all,
+            four & self.all,
+        ]
+    }
+
+    /// True when every square of `targets` can be reached from `from` by knight's moves that
+    /// stay inside `within` (the search stops as soon as they are all reached).
+    #[inline]
+    pub fn reaches_all(&self, from: SquareSet, within: SquareSet, targets: SquareSet) -> bool {
+        let mut reached = from & within;
+        loop {
+            if targets & !reached == 0 {
+                return true;
+            }
+            let next = (reached | self.neighbours_of_set(reached)) & within;
+            if next == reached {
+                return false;
+            }
+            reached = next;
+        }
+    }
+
     /// The squares of `within` reachable from `from` by knight's moves that stay inside
     /// `within` (`from` itself included when it is in `within`).
     #[inline]
@@ -209,10 +245,14 @@ mod tests {
                     .fold(0, |acc, i| acc | graph.neighbours(i));
                 assert_eq!(graph.neighbours_of_set(set), expected, "{board}");
                 let (one, two) = graph.neighbour_counts(set);
+                let levels = graph.neighbour_count_levels(set);
                 for i in 0..graph.len() {
                     let count = (graph.neighbours(i) & set).count_ones();
                     assert_eq!(one & bit(i) != 0, count >= 1);
                     assert_eq!(two & bit(i) != 0, count >= 2);
+                    for (k, level) in levels.iter().enumerate() {
+                        assert_eq!(level & bit(i) != 0, count > k as u32);
+                    }
                 }
             }
         }

@@ -116,7 +116,7 @@ impl MemoCounter {
             return Ok(0);
         }
         let index = board.index(start);
-        self.ways(index, self.graph.all() & !bit(index))
+        self.ways(index, self.graph.all() & !bit(index), None)
     }
 
     /// The number of open tours from every square, computed for one square of each symmetry
@@ -143,7 +143,15 @@ impl MemoCounter {
 
     /// Ways to visit every square of `unvisited` starting from `current` (already visited),
     /// ending on the engine's end square when it has one.
-    fn ways(&mut self, current: usize, unvisited: SquareSet) -> Result<u128, Error> {
+    ///
+    /// `previous` is the square the knight came from, when the state it left was solved (and so
+    /// connected): then only that square's removal can have split the unvisited squares.
+    fn ways(
+        &mut self,
+        current: usize,
+        unvisited: SquareSet,
+        previous: Option<usize>,
+    ) -> Result<u128, Error> {
         // The end square is entered last: only when it is all that is left.
         let moves = self.graph.neighbours(current) & unvisited & !self.end;
         if unvisited & unvisited.wrapping_sub(1) == 0 {
@@ -164,7 +172,8 @@ impl MemoCounter {
                 u128::from(value)
             });
         }
-        if !self.can_finish(current, unvisited) {
+        let moves = self.viable_moves(current, unvisited, moves, previous);
+        if moves == 0 {
             self.stats.states_pruned += 1;
             return Ok(0);
         }
@@ -181,7 +190,7 @@ impl MemoCounter {
         while rest != 0 {
             let next = rest.trailing_zeros() as usize;
             rest &= rest - 1;
-            let ways = self.ways(next, unvisited & !bit(next))?;
+            let ways = self.ways(next, unvisited & !bit(next), Some(current))?;
             total = total.checked_add(ways).ok_or(Error::Overflow {
                 board: self.board(),
             })?;
@@ -190,33 +199,73 @@ impl MemoCounter {
         Ok(total)
     }
 
-    /// The pruning rules (see the module documentation): false only when no tour can be
-    /// finished from this state.
-    fn can_finish(&self, current: usize, unvisited: SquareSet) -> bool {
+    /// The pruning rules (see the module documentation): the moves from this state that may
+    /// still lead to a tour (none when no tour can be finished from it).
+    fn viable_moves(
+        &self,
+        current: usize,
+        unvisited: SquareSet,
+        moves: SquareSet,
+        previous: Option<usize>,
+    ) -> SquareSet {
         let here = bit(current);
         let open = unvisited | here;
-        let (one, two) = self.graph.neighbour_counts(open);
+        let [one, two, three, _] = self.graph.neighbour_count_levels(open);
         if unvisited & !one != 0 {
-            return false;
+            return 0;
         }
         let ends = unvisited & !two;
         if ends != 0 {
             if ends & (ends - 1) != 0 || ends & self.graph.neighbours(current) != 0 {
-                return false;
+                return 0;
             }
             // With a fixed end, that square is the only one allowed to be down to one way.
             if self.end != 0 && ends != self.end {
-                return false;
+                return 0;
             }
             // The tour's remaining squares alternate colours from the knight's square, so the
             // last one has the knight's colour exactly when their number is odd.
             let corner = self.graph.corner_colour();
             let same_colour = (ends & corner != 0) == (here & corner != 0);
             if same_colour != (open.count_ones() % 2 == 1) {
-                return false;
+                return 0;
             }
         }
-        self.graph.reachable(here, open) == open
+        // Forced steps: a square down to one way uses it, and a square down to two ways uses
+        // both unless it is the last square. Each forced step spends a way of the square at its
+        // other end, which has two to spend (one for the knight's square and the fixed end).
+        // One square with two ways may turn out to be the last and spend only one, unless the
+        // last square is already known.
+        let forcing = ends | (unvisited & two & !three & !self.end);
+        let [by_one, by_two, by_three, by_four] = self.graph.neighbour_count_levels(forcing);
+        let end_known = ends != 0 || self.end != 0;
+        let (too_many_inside, too_many_at_ends) = if end_known {
+            (by_three, by_two)
+        } else {
+            (by_four, by_three)
+        };
+        if too_many_inside & unvisited & !self.end != 0 || too_many_at_ends & (here | self.end) != 0
+        {
+            return 0;
+        }
+        // Connected: the squares that were joined through the previous square must still be
+        // reachable from the knight's (the state before was connected, so nothing else can
+        // have come apart).
+        let must_reach = match previous {
+            Some(square) => self.graph.neighbours(square) & open,
+            None => open,
+        };
+        if !self.graph.reaches_all(here, open, must_reach) {
+            return 0;
+        }
+        // A forced step at the knight's square is the next move: when the last square is known,
+        // the one such step; otherwise, with two of them, one is next and the other is last.
+        let forced_here = by_one & here != 0;
+        if end_known && forced_here || by_two & here != 0 {
+            moves & forcing
+        } else {
+            moves
+        }
     }
 
     /// Keeps a solved state, unless the table has reached its memory budget.
@@ -310,7 +359,7 @@ impl MemoCounter {
         if same_colour != (squares % 2 == 1) {
             return Ok(0);
         }
-        self.ways(from, unvisited)
+        self.ways(from, unvisited, None)
     }
 }
 
