@@ -175,6 +175,8 @@ struct SolveArgs {
     file: Option<PathBuf>,
     #[command(flatten)]
     kind: KindFlag,
+    #[command(flatten)]
+    engine: EngineArgs,
 }
 
 #[derive(Debug, Args)]

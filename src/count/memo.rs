@@ -10,7 +10,14 @@
 //!   square may be down to one (a forced end), it may not be next to the knight (it would have to
 //!   be both the next square and the last), and it must have the colour the last square of the
 //!   tour is bound to have;
-//! * the unvisited squares must be connected to the knight;
+//! * forced steps: a square down to two ways uses both (unless it is the last square), and a
+//!   square down to one uses it; each forced step spends one of the two ways of the square at
+//!   its other end (the knight's own square and a fixed end square have one), so a square with
+//!   more forced steps than ways kills the state — allowing for one square with two ways that may
+//!   turn out to be the last one while the last square is not yet known;
+//! * a forced step at the knight's square is the next move, and the other moves are not tried;
+//! * the unvisited squares must be connected to the knight (after a step, only the neighbours
+//!   of the square just left need to be found again, which keeps the check short);
 //! * at the start, a tour needs as many squares of the start's colour as of the other colour, or
 //!   one more (this is what rules out half the starts on odd boards).
 //!
@@ -23,7 +30,7 @@
 
 use hashbrown::HashMap;
 
-use crate::board::{Board, Square};
+use crate::board::{Board, Square, Symmetry};
 use crate::cancel::CancelFlag;
 use crate::count::{CountTable, colour_forbids_start};
 use crate::error::Error;
@@ -116,7 +123,42 @@ impl MemoCounter {
             return Ok(0);
         }
         let index = board.index(start);
-        self.ways(index, self.graph.all() & !bit(index), None)
+        let unvisited = self.graph.all() & !bit(index);
+        if unvisited == 0 {
+            return Ok(1);
+        }
+        // The symmetries that keep the start in place map first moves onto first moves with
+        // the same number of tours: count one move of each class, times the class's size.
+        let fixing: Vec<Symmetry> = board
+            .automorphisms()
+            .iter()
+            .copied()
+            .filter(|sym| sym.apply(board, start) == start)
+            .collect();
+        let mut classes: Vec<(usize, u128)> = Vec::new();
+        let mut rest = self.graph.neighbours(index);
+        while rest != 0 {
+            let step = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let representative = fixing
+                .iter()
+                .map(|sym| board.index(sym.apply(board, board.square(step))))
+                .min()
+                .expect("the identity keeps the start in place");
+            match classes.iter_mut().find(|(rep, _)| *rep == representative) {
+                Some((_, size)) => *size += 1,
+                None => classes.push((representative, 1)),
+            }
+        }
+        let mut total: u128 = 0;
+        for (step, size) in classes {
+            let ways = self.ways(step, unvisited & !bit(step), None)?;
+            total = ways
+                .checked_mul(size)
+                .and_then(|part| total.checked_add(part))
+                .ok_or(Error::Overflow { board })?;
+        }
+        Ok(total)
     }
 
     /// The number of open tours from every square, computed for one square of each symmetry

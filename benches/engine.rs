@@ -1,0 +1,92 @@
+//! Speed of the counting engines, cold (a new engine for every run, no answer store):
+//! single starts, per-square tables, board totals and closed tours.
+//!
+//! Run with `cargo bench --bench engine`; `scripts/bench.sh` compares the whole command against
+//! the plain backtracking reference side by side.
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use knights::count::memo::{MemoCounter, count_cycles};
+use knights::count::reference::count_open_tours;
+use knights::{Board, CancelFlag, MemoryBudget, Square};
+
+fn board(rows: u32, cols: u32) -> Board {
+    Board::new(rows, cols).unwrap()
+}
+
+fn engine(board: Board) -> MemoCounter {
+    MemoCounter::new(board, MemoryBudget::DEFAULT, CancelFlag::new()).unwrap()
+}
+
+fn cold_counts(c: &mut Criterion) {
+    let mut group = c.benchmark_group("cold count from a corner");
+    group.sample_size(10);
+    for (rows, cols) in [(5, 6), (6, 6)] {
+        group.bench_function(format!("memo {rows}x{cols}"), |b| {
+            b.iter(|| {
+                engine(board(rows, cols))
+                    .count_from(Square::new(0, 0))
+                    .unwrap()
+            })
+        });
+    }
+    group.bench_function("reference 5x6", |b| {
+        b.iter(|| count_open_tours(board(5, 6), Square::new(0, 0), &CancelFlag::new()).unwrap())
+    });
+    group.finish();
+}
+
+fn tables(c: &mut Criterion) {
+    let mut group = c.benchmark_group("per-square table");
+    group.sample_size(10);
+    group.measurement_time(Duration::from_secs(20));
+    for (rows, cols) in [(6, 6), (4, 10), (5, 8)] {
+        group.bench_function(format!("{rows}x{cols}"), |b| {
+            b.iter(|| black_box(engine(board(rows, cols)).table().unwrap()))
+        });
+    }
+    group.finish();
+}
+
+fn totals(c: &mut Criterion) {
+    let mut group = c.benchmark_group("board totals");
+    group.sample_size(10);
+    group.bench_function("every kxn, 3 <= k, n <= 8, k*n <= 30", |b| {
+        b.iter(|| {
+            let mut sum = 0u128;
+            for rows in 3..=8u32 {
+                for cols in rows..=8 {
+                    if rows * cols <= 30 {
+                        sum += engine(board(rows, cols))
+                            .table()
+                            .unwrap()
+                            .total_directed()
+                            .unwrap();
+                    }
+                }
+            }
+            sum
+        })
+    });
+    group.finish();
+}
+
+fn closed(c: &mut Criterion) {
+    let mut group = c.benchmark_group("closed tours");
+    group.sample_size(10);
+    for (rows, cols) in [(6, 6), (5, 8), (3, 14)] {
+        group.bench_function(format!("{rows}x{cols}"), |b| {
+            b.iter(|| {
+                count_cycles(board(rows, cols), MemoryBudget::DEFAULT, CancelFlag::new())
+                    .unwrap()
+                    .0
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, cold_counts, tables, totals, closed);
+criterion_main!(benches);

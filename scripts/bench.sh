@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Side-by-side timings: the knights engine against the plain backtracking reference counter on
+# the same questions, cold (a fresh, empty answer store for every run), with peak memory.
+#
+#   scripts/bench.sh            # the whole table (a few minutes: the reference gets 60 s each)
+#   REFERENCE_LIMIT=10 scripts/bench.sh
+#
+# Prints a Markdown table. Builds in release mode first.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+limit=${REFERENCE_LIMIT:-60}
+cargo build --release --quiet
+knights=$PWD/target/release/knights
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# 100,000 judge-format queries on random boards of at most 25 squares (fixed seed).
+python3 - "$work/judge-100k.txt" <<'PY'
+import random, sys
+random.seed(2026)
+boards = [(r, c) for r in range(1, 26) for c in range(1, 26) if r * c <= 25]
+with open(sys.argv[1], "w") as f:
+    f.write("100000\n")
+    for _ in range(100000):
+        r, c = random.choice(boards)
+        f.write(f"{r} {c} {random.randrange(r)} {random.randrange(c)}\n")
+PY
+
+# run LIMIT ARGS...: prints "seconds peak_kib" of one cold run, or "- -" past the limit.
+run() {
+    local limit=$1
+    shift
+    local db
+    db=$(mktemp -u "$work/store-XXXXXX.db")
+    if /usr/bin/time -f "%e %M" -o "$work/time" timeout "$limit" \
+        "$knights" --db "$db" "$@" >"$work/out" 2>"$work/err"; then
+        cat "$work/time"
+    else
+        echo "- -"
+    fi
+}
+
+questions=(
+    "count 6 6 0 0|0.2"
+    "count 6 6|1"
+    "count 5 8|5"
+    "count 4 10|2"
+    "precompute --boards 3x3..12x12 --max-squares 40 --quiet|5"
+    "solve $work/judge-100k.txt|2"
+    "count 6 6 --closed|"
+    "count 5 8 --closed|"
+)
+
+printf '| question | knights | peak memory | reference | ratio | target |\n'
+printf '| --- | ---: | ---: | ---: | ---: | ---: |\n'
+for entry in "${questions[@]}"; do
+    args=${entry%|*}
+    target=${entry#*|}
+    read -r ours ours_kib < <(run 3600 $args)
+    read -r theirs _ < <(run "$limit" $args --engine reference)
+    if [[ $theirs == "-" ]]; then
+        reference="> ${limit} s"
+        ratio="> $(python3 -c "print(f'{$limit / max($ours, 0.005):.0f}')")x"
+    else
+        reference="$theirs s"
+        ratio="$(python3 -c "print(f'{$theirs / max($ours, 0.005):.0f}')")x"
+    fi
+    shown=${args/$work\/judge-100k.txt/judge-100k.txt (100,000 random queries, <= 25 squares)}
+    printf '| `knights %s` | %s s | %s MiB | %s | %s | %s |\n' \
+        "$shown" "$ours" "$((ours_kib / 1024))" "$reference" "$ratio" "${target:+<= $target s}"
+done
