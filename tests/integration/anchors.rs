@@ -94,9 +94,8 @@ fn published_open_totals_up_to_36_squares() {
     assert_eq!(check_open_totals(0, 36), 16);
 }
 
-/// The published 40-square totals (4x10, 5x8): about 15 s, so not in the default run.
+/// The published 40-square totals (4x10, 5x8): about 5 s.
 #[test]
-#[ignore = "slow: about 15 s; run with cargo test -- --ignored"]
 fn published_open_totals_of_40_squares() {
     assert_eq!(check_open_totals(37, 40), 2);
 }

@@ -77,10 +77,10 @@ impl TestStore {
     }
 }
 
-/// Recounts stored answers with the memo engine, one engine per board.
+/// Recounts stored answers with the memo engine: one per-square table per board.
 #[derive(Default)]
 pub struct Recounter {
-    engines: std::collections::HashMap<Board, MemoCounter>,
+    tables: std::collections::HashMap<Board, knights::count::CountTable>,
 }
 
 impl Recounter {
@@ -96,12 +96,15 @@ impl Recounter {
             .unwrap();
             return 2 * cycles;
         }
-        let engine = self.engines.entry(question.board).or_insert_with(|| {
-            MemoCounter::new(question.board, MemoryBudget::DEFAULT, CancelFlag::new()).unwrap()
+        let table = self.tables.entry(question.board).or_insert_with(|| {
+            MemoCounter::new(question.board, MemoryBudget::DEFAULT, CancelFlag::new())
+                .unwrap()
+                .table()
+                .unwrap()
         });
         match question.start {
-            Some(square) => engine.count_from(square).unwrap(),
-            None => engine.table().unwrap().total_directed().unwrap(),
+            Some(square) => table.get(square),
+            None => table.total_directed().unwrap(),
         }
     }
 }
