@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use knights::Square;
 use serde::Deserialize;
 
-use crate::util::{data_file, memo};
+use crate::util::{data_file, memo, published_totals};
 
 #[derive(Debug, Deserialize)]
 struct PerSquare {
@@ -16,15 +16,6 @@ struct PerSquare {
     open_tours: u128,
 }
 
-#[derive(Debug, Deserialize)]
-struct Total {
-    rows: u32,
-    cols: u32,
-    kind: String,
-    count: u128,
-    source: String,
-}
-
 fn per_square_rows() -> BTreeMap<(u32, u32), Vec<PerSquare>> {
     let mut boards: BTreeMap<(u32, u32), Vec<PerSquare>> = BTreeMap::new();
     let mut reader = csv::Reader::from_path(data_file("open-tours-per-square.csv")).unwrap();
@@ -33,15 +24,6 @@ fn per_square_rows() -> BTreeMap<(u32, u32), Vec<PerSquare>> {
         boards.entry((row.rows, row.cols)).or_default().push(row);
     }
     boards
-}
-
-fn totals(kind: &str) -> Vec<Total> {
-    let mut reader = csv::Reader::from_path(data_file("board-totals.csv")).unwrap();
-    reader
-        .deserialize()
-        .map(|row| row.unwrap())
-        .filter(|row: &Total| row.kind == kind)
-        .collect()
 }
 
 /// Every row of the known per-square counts (every board of at most 30 squares).
@@ -69,7 +51,7 @@ fn every_known_per_square_count() {
 
 fn check_open_totals(min_squares: u32, max_squares: u32) -> usize {
     let mut checked = 0;
-    for total in totals("open_directed") {
+    for total in published_totals("open_directed") {
         let squares = total.rows * total.cols;
         if squares < min_squares || squares > max_squares {
             continue;

@@ -6,9 +6,8 @@ use knights::count::reference::{count_closed_tours, count_open_tours};
 use knights::existence::{no_closed_tour, no_open_tour};
 use knights::{Board, CancelFlag, MemoryBudget, Square};
 use predicates::str::contains;
-use serde::Deserialize;
 
-use crate::util::{TestStore, data_file};
+use crate::util::{TestStore, published_totals};
 
 fn cycles(board: Board) -> u128 {
     count_cycles(board, MemoryBudget::DEFAULT, CancelFlag::new())
@@ -63,23 +62,12 @@ fn closed_engine_matches_reference_where_closed_tours_exist() {
     );
 }
 
-#[derive(Debug, Deserialize)]
-struct Total {
-    rows: u32,
-    cols: u32,
-    kind: String,
-    count: u128,
-    source: String,
-}
-
 /// The published numbers of closed tours that the memo engine reaches in seconds.
 #[test]
 fn published_closed_counts() {
-    let mut reader = csv::Reader::from_path(data_file("board-totals.csv")).unwrap();
     let mut checked = Vec::new();
-    for row in reader.deserialize() {
-        let row: Total = row.unwrap();
-        if row.kind != "closed_undirected" || row.rows * row.cols > 54 {
+    for row in published_totals("closed_undirected") {
+        if row.rows * row.cols > 54 {
             continue;
         }
         if (row.rows, row.cols) == (6, 9) {

@@ -25,6 +25,31 @@ pub fn data_file(name: &str) -> PathBuf {
         .join(name)
 }
 
+/// A published board total (`tests/data/board-totals.csv`).
+#[derive(Debug, serde::Deserialize)]
+pub struct PublishedTotal {
+    /// Board rows.
+    pub rows: u32,
+    /// Board columns.
+    pub cols: u32,
+    /// `open_directed` or `closed_undirected`.
+    pub kind: String,
+    /// The count.
+    pub count: u128,
+    /// Where it was published.
+    pub source: String,
+}
+
+/// The published totals of one kind.
+pub fn published_totals(kind: &str) -> Vec<PublishedTotal> {
+    csv::Reader::from_path(data_file("board-totals.csv"))
+        .unwrap()
+        .deserialize()
+        .map(|row| row.unwrap())
+        .filter(|row: &PublishedTotal| row.kind == kind)
+        .collect()
+}
+
 /// The `knights` binary built for these tests, with an answer store of its own (never the
 /// user's): a fresh database in a temporary directory that lives as long as the test process.
 pub fn knights() -> assert_cmd::Command {
