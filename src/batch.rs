@@ -4,6 +4,8 @@
 
 use std::collections::HashSet;
 
+use num_bigint::BigUint;
+
 use crate::error::Error;
 use crate::existence::no_tour;
 use crate::graph::MAX_BITSET_SQUARES;
@@ -16,7 +18,7 @@ use crate::store::Store;
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct BatchAnswers {
     /// One count per query, in input order.
-    pub counts: Vec<u128>,
+    pub counts: Vec<BigUint>,
     /// Queries answered from the store.
     pub from_store: usize,
     /// Queries answered by computing.
@@ -66,7 +68,10 @@ pub fn answer_queries(
         .collect();
     let resolution = resolve::resolve(&questions, store, settings, progress)?;
     let distinct: HashSet<&Question> = questions.iter().collect();
-    let counts: Vec<u128> = questions.iter().map(|q| resolution.count(q)).collect();
+    let counts: Vec<BigUint> = questions
+        .iter()
+        .map(|q| resolution.count(q).clone())
+        .collect();
     let from_store = questions
         .iter()
         .filter(|q| resolution.from_store.contains(q))

@@ -8,6 +8,8 @@
 
 use std::collections::HashMap;
 
+use num_bigint::BigUint;
+use num_traits::Zero;
 use serde_json::Value;
 
 use crate::board::{Board, Square};
@@ -250,10 +252,10 @@ fn answer_from_fields(fields: &Fields, line: usize) -> Result<Answer, InputError
             "count '{count_text}' is not a whole number in decimal digits"
         )));
     }
-    let count: u128 = count_text
+    let count: BigUint = count_text
         .parse()
-        .map_err(|_| err(format!("count {count_text} does not fit in 128 bits")))?;
-    if kind == TourKind::Closed && count % 2 == 1 {
+        .map_err(|_| err(format!("count '{count_text}' is not a whole number")))?;
+    if kind == TourKind::Closed && count.bit(0) {
         return Err(err(format!(
             "a directed count of closed tours is even (each cycle in both directions), not {count}"
         )));
@@ -266,7 +268,7 @@ fn answer_from_fields(fields: &Fields, line: usize) -> Result<Answer, InputError
         )));
     }
     match no_tour(board, kind, start) {
-        Some(reason) if count != 0 => {
+        Some(reason) if !count.is_zero() => {
             return Err(err(format!(
                 "count {count} contradicts a theorem: {reason}"
             )));
@@ -320,10 +322,10 @@ fn is_utc_timestamp(text: &str) -> bool {
 
 /// Records of one question agree, and complete boards add up to their totals.
 fn check_consistency(answers: &[(usize, Answer)]) -> Result<(), InputError> {
-    let mut seen: HashMap<Question, (usize, u128)> = HashMap::new();
+    let mut seen: HashMap<Question, (usize, &BigUint)> = HashMap::new();
     for (line, answer) in answers {
         if let Some(&(first, count)) = seen.get(&answer.question) {
-            if count != answer.count {
+            if *count != answer.count {
                 return Err(InputError::at(
                     *line,
                     format!(
@@ -333,7 +335,7 @@ fn check_consistency(answers: &[(usize, Answer)]) -> Result<(), InputError> {
                 ));
             }
         } else {
-            seen.insert(answer.question, (*line, answer.count));
+            seen.insert(answer.question, (*line, &answer.count));
         }
     }
     for (line, answer) in answers
@@ -341,16 +343,14 @@ fn check_consistency(answers: &[(usize, Answer)]) -> Result<(), InputError> {
         .filter(|(_, a)| a.question.kind == TourKind::Open && a.question.start.is_none())
     {
         let q = answer.question;
-        let mut sum: Option<u128> = Some(0);
+        let mut sum = Some(BigUint::zero());
         for (start, weight) in Question::starts_of_board(q.board, q.kind) {
             sum = match (sum, seen.get(&start)) {
-                (Some(sum), Some(&(_, count))) => count
-                    .checked_mul(weight as u128)
-                    .and_then(|part| sum.checked_add(part)),
+                (Some(sum), Some(&(_, count))) => Some(sum + count * weight),
                 _ => None,
             };
         }
-        if let Some(sum) = sum.filter(|&sum| sum != answer.count) {
+        if let Some(sum) = sum.filter(|sum| *sum != answer.count) {
             return Err(InputError::at(
                 *line,
                 format!(

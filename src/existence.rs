@@ -13,6 +13,9 @@
 
 use std::fmt;
 
+use num_bigint::BigUint;
+use num_traits::Zero;
+
 use crate::board::{Board, Square};
 use crate::count::colour_forbids_start;
 use crate::question::TourKind;
@@ -101,10 +104,10 @@ pub fn no_tour(board: Board, kind: TourKind, start: Option<Square>) -> Option<No
 }
 
 /// Why a count is what it is, in one sentence (for `--explain`).
-pub fn explain(board: Board, kind: TourKind, start: Option<Square>, count: u128) -> String {
+pub fn explain(board: Board, kind: TourKind, start: Option<Square>, count: &BigUint) -> String {
     match no_tour(board, kind, start) {
         Some(reason) => reason.to_string(),
-        None if count == 0 => format!(
+        None if count.is_zero() => format!(
             "no {kind} tour: no existence theorem rules it out, and the engine's exhaustive count found none"
         ),
         None => format!(

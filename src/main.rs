@@ -578,12 +578,18 @@ fn count(args: CountArgs, context: &Session) -> Result<()> {
     let exporter = Format::from(args.format).exporter();
     let count = resolution.count(&questions[0]);
     let mut text = match (kind, start) {
-        (_, Some(square)) => exporter.start_count(&StartCount::new(board, square, kind, count))?,
+        (_, Some(square)) => {
+            exporter.start_count(&StartCount::new(board, square, kind, count.clone()))?
+        }
         (TourKind::Closed, None) => exporter.closed_board(&ClosedReport::new(board, count))?,
         (TourKind::Open, None) => {
             let counts = board
                 .all_squares()
-                .map(|sq| resolution.count(&Question::from_start(board, sq, kind)))
+                .map(|sq| {
+                    resolution
+                        .count(&Question::from_start(board, sq, kind))
+                        .clone()
+                })
                 .collect();
             exporter.table(&CountTable::new(board, counts))?
         }
@@ -664,7 +670,7 @@ fn batch_file(args: BatchArgs, context: &Session) -> Result<()> {
             .queries
             .iter()
             .zip(&answers.counts)
-            .map(|(q, &count)| StartCount::new(q.board, q.start, kind, count))
+            .map(|(q, count)| StartCount::new(q.board, q.start, kind, count.clone()))
             .collect();
         format.exporter().start_counts(&records)?
     };

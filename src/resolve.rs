@@ -9,6 +9,8 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+use num_bigint::BigUint;
+use num_traits::Zero;
 use rayon::prelude::*;
 
 use crate::board::Square;
@@ -86,8 +88,8 @@ pub struct Resolution {
 
 impl Resolution {
     /// The count for `question`, which must have been asked.
-    pub fn count(&self, question: &Question) -> u128 {
-        self.answers[question].count
+    pub fn count(&self, question: &Question) -> &BigUint {
+        &self.answers[question].count
     }
 }
 
@@ -159,18 +161,12 @@ pub fn resolve(
         if starts.iter().any(|(start, _)| !known.contains_key(start)) {
             continue;
         }
-        let mut sum: u128 = 0;
+        let mut sum = BigUint::zero();
         let mut seconds = 0.0;
         let mut engine = THEOREM;
         for (start, weight) in starts {
             let answer = &known[&start];
-            sum = answer
-                .count
-                .checked_mul(weight as u128)
-                .and_then(|part| sum.checked_add(part))
-                .ok_or(Error::Overflow {
-                    board: question.board,
-                })?;
+            sum += &answer.count * weight;
             seconds += answer.seconds;
             if answer.engine != THEOREM {
                 engine = &answer.engine;
@@ -303,7 +299,7 @@ fn compute_one(
         TourKind::Closed => no_closed_tour(board),
     };
     if theorem.is_some() {
-        let answer = Answer::computed(*question, 0, THEOREM, 0.0);
+        let answer = Answer::computed(*question, 0u32, THEOREM, 0.0);
         return Ok((answer, MemoStats::default()));
     }
     let (count, stats) = match (question.kind, question.start, engine) {

@@ -15,6 +15,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use num_bigint::BigUint;
 use rusqlite::{Connection, ErrorCode, OpenFlags, OptionalExtension, TransactionBehavior, params};
 
 use crate::board::{Board, Square};
@@ -138,7 +139,7 @@ pub struct Answer {
     /// The canonical question.
     pub question: Question,
     /// The exact count.
-    pub count: u128,
+    pub count: BigUint,
     /// The engine that computed it (`memo`, `reference`, or `theorem` for a zero that an
     /// existence theorem decides).
     pub engine: String,
@@ -153,10 +154,15 @@ pub struct Answer {
 impl Answer {
     /// A freshly computed answer, stamped with this build's version (seconds are kept to the
     /// microsecond).
-    pub fn computed(question: Question, count: u128, engine: &str, seconds: f64) -> Self {
+    pub fn computed(
+        question: Question,
+        count: impl Into<BigUint>,
+        engine: &str,
+        seconds: f64,
+    ) -> Self {
         Answer {
             question,
-            count,
+            count: count.into(),
             engine: engine.to_string(),
             version: env!("CARGO_PKG_VERSION").to_string(),
             seconds: (seconds * 1e6).round() / 1e6,
@@ -398,10 +404,10 @@ impl Store {
         Ok(found)
     }
 
-    fn parse_count(&self, text: &str) -> Result<u128, StoreError> {
+    fn parse_count(&self, text: &str) -> Result<BigUint, StoreError> {
         text.parse().map_err(|_| StoreError::Damaged {
             path: self.path.clone(),
-            detail: format!("a stored count '{text}' is not a 128-bit number"),
+            detail: format!("a stored count '{text}' is not a whole number"),
         })
     }
 
@@ -756,27 +762,31 @@ mod tests {
         let board = Board::new(5, 4).unwrap();
         let q = Question::from_start(board, Square::new(0, 0), TourKind::Open);
         let total = Question::total(board, TourKind::Open);
-        let big = u128::MAX;
+        let big: BigUint = "123456789012345678901234567890123456789012345678901234567890"
+            .parse()
+            .unwrap();
         assert_eq!(
             store
                 .save(&[
-                    Answer::computed(q, 32, "memo", 0.01),
-                    Answer::computed(total, big, "memo", 0.5)
+                    Answer::computed(q, 32u32, "memo", 0.01),
+                    Answer::computed(total, big.clone(), "memo", 0.5)
                 ])
                 .unwrap(),
             2
         );
         let found = store.lookup([&q, &total]).unwrap();
-        assert_eq!(found[&q].count, 32);
+        assert_eq!(found[&q].count, BigUint::from(32u32));
         assert_eq!(found[&total].count, big);
         assert!(found[&q].computed_at.as_deref().unwrap().ends_with('Z'));
         // The same answer again is no change; a different count is refused.
         assert_eq!(
-            store.save(&[Answer::computed(q, 32, "memo", 0.0)]).unwrap(),
+            store
+                .save(&[Answer::computed(q, 32u32, "memo", 0.0)])
+                .unwrap(),
             0
         );
         assert!(matches!(
-            store.save(&[Answer::computed(q, 33, "memo", 0.0)]),
+            store.save(&[Answer::computed(q, 33u32, "memo", 0.0)]),
             Err(StoreError::Conflict { .. })
         ));
         assert_eq!(store.list(&AnswerFilter::default()).unwrap().len(), 2);

@@ -3,21 +3,21 @@
 pub mod memo;
 pub mod reference;
 
-use serde::Serialize;
+use num_bigint::BigUint;
+use num_traits::Zero;
 
 use crate::board::{Board, Square};
-use crate::error::Error;
 
 /// The number of open tours starting on each square of a board.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CountTable {
     board: Board,
-    counts: Vec<u128>,
+    counts: Vec<BigUint>,
 }
 
 impl CountTable {
     /// A table from per-square counts in row-major order.
-    pub fn new(board: Board, counts: Vec<u128>) -> Self {
+    pub fn new(board: Board, counts: Vec<BigUint>) -> Self {
         assert_eq!(counts.len() as u64, board.squares(), "one count per square");
         CountTable { board, counts }
     }
@@ -28,42 +28,39 @@ impl CountTable {
     }
 
     /// The count for tours starting on `square`.
-    pub fn get(&self, square: Square) -> u128 {
-        self.counts[self.board.index(square)]
+    pub fn get(&self, square: Square) -> &BigUint {
+        &self.counts[self.board.index(square)]
     }
 
     /// The counts in row-major order.
-    pub fn counts(&self) -> &[u128] {
+    pub fn counts(&self) -> &[BigUint] {
         &self.counts
     }
 
     /// The counts row by row.
-    pub fn rows(&self) -> impl Iterator<Item = &[u128]> {
+    pub fn rows(&self) -> impl Iterator<Item = &[BigUint]> {
         self.counts.chunks(self.board.cols() as usize)
     }
 
     /// All open tours on the board, each direction counted: the sum of the table.
-    pub fn total_directed(&self) -> Result<u128, Error> {
-        self.counts
-            .iter()
-            .try_fold(0u128, |sum, &c| sum.checked_add(c))
-            .ok_or(Error::Overflow { board: self.board })
+    pub fn total_directed(&self) -> BigUint {
+        self.counts.iter().fold(BigUint::zero(), |sum, c| sum + c)
     }
 
     /// All open tours on the board, each path counted once whichever way it is walked.
-    pub fn total_undirected(&self) -> Result<u128, Error> {
-        Ok(undirected(self.board, self.total_directed()?))
+    pub fn total_undirected(&self) -> BigUint {
+        undirected(self.board, &self.total_directed())
     }
 }
 
 /// Converts a directed board total to the undirected one: every tour of two or more squares is
 /// counted once per direction, so this halves it. The single tour of the 1×1 board is its own
 /// reverse and stays 1.
-pub fn undirected(board: Board, directed: u128) -> u128 {
+pub fn undirected(board: Board, directed: &BigUint) -> BigUint {
     if board.squares() == 1 {
-        directed
+        directed.clone()
     } else {
-        directed / 2
+        directed / 2u32
     }
 }
 

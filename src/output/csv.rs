@@ -36,7 +36,7 @@ impl Exporter for CsvExporter {
         let board = table.board();
         let answers = board
             .all_squares()
-            .map(|square| StartCount::open(board, square, table.get(square)));
+            .map(|square| StartCount::open(board, square, table.get(square).clone()));
         Ok(to_csv(&START_COLUMNS, answers))
     }
 

@@ -12,6 +12,7 @@ mod text;
 use std::fmt;
 use std::str::FromStr;
 
+use num_bigint::BigUint;
 use serde::{Serialize, Serializer};
 
 use crate::board::{Board, Square};
@@ -26,8 +27,8 @@ pub use self::json::JsonExporter;
 pub use self::text::TextExporter;
 
 /// An exact count; serialized as a string of decimal digits so that no reader rounds it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Count(pub u128);
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Count(pub BigUint);
 
 impl Serialize for Count {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -62,7 +63,7 @@ pub struct StartCount {
 
 impl StartCount {
     /// The number of `kind` tours from `start` on `board`.
-    pub fn new(board: Board, start: Square, kind: TourKind, count: u128) -> Self {
+    pub fn new(board: Board, start: Square, kind: TourKind, count: BigUint) -> Self {
         let reason = match kind {
             TourKind::Open => no_open_tour(board, Some(start)),
             TourKind::Closed => no_closed_tour(board),
@@ -79,7 +80,7 @@ impl StartCount {
     }
 
     /// The number of open tours from `start` on `board`.
-    pub fn open(board: Board, start: Square, count: u128) -> Self {
+    pub fn open(board: Board, start: Square, count: BigUint) -> Self {
         StartCount::new(board, start, TourKind::Open, count)
     }
 }
@@ -105,14 +106,14 @@ pub struct ClosedReport {
 
 impl ClosedReport {
     /// The report for `board` from its directed closed-tour count.
-    pub fn new(board: Board, directed: u128) -> Self {
+    pub fn new(board: Board, directed: &BigUint) -> Self {
         ClosedReport {
             rows: board.rows(),
             cols: board.cols(),
             kind: TourKind::Closed.name(),
-            cycles: Count(directed / 2),
-            directed: Count(directed),
-            per_square: Count(directed),
+            cycles: Count(directed / 2u32),
+            directed: Count(directed.clone()),
+            per_square: Count(directed.clone()),
             reason: no_closed_tour(board).map(|r| r.to_string()),
         }
     }
@@ -144,11 +145,11 @@ impl TableReport {
             rows: table.board().rows(),
             cols: table.board().cols(),
             kind: "open",
-            total_directed: Count(table.total_directed()?),
-            total_undirected: Count(table.total_undirected()?),
+            total_directed: Count(table.total_directed()),
+            total_undirected: Count(table.total_undirected()),
             counts: table
                 .rows()
-                .map(|row| row.iter().map(|&c| Count(c)).collect())
+                .map(|row| row.iter().map(|c| Count(c.clone())).collect())
                 .collect(),
             reason: no_open_tour(table.board(), None).map(|r| r.to_string()),
         })
@@ -189,7 +190,7 @@ impl From<&Answer> for AnswerRecord {
             kind: q.kind.name(),
             row: q.start.map(|s| s.row),
             col: q.start.map(|s| s.col),
-            count: Count(answer.count),
+            count: Count(answer.count.clone()),
             engine: answer.engine.clone(),
             version: answer.version.clone(),
             seconds: answer.seconds,
@@ -255,7 +256,7 @@ pub trait Exporter {
 }
 
 /// The judge's output: one bare count per line.
-pub fn bare_counts(counts: &[u128]) -> String {
+pub fn bare_counts(counts: &[BigUint]) -> String {
     let mut out = String::with_capacity(counts.len() * 8);
     for count in counts {
         out.push_str(&count.to_string());

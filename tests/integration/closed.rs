@@ -86,6 +86,7 @@ fn open_total(board: Board) -> u128 {
         .table()
         .unwrap()
         .total_directed()
+        .try_into()
         .unwrap()
 }
 

@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use knights::question::{Question, TourKind};
 use knights::store::{APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION, Store};
 use knights::{Board, Square};
+use num_bigint::BigUint;
 use predicates::str::contains;
 
 use crate::util::{Recounter, TestStore};
@@ -401,7 +402,7 @@ fn a_killed_precompute_loses_nothing_it_finished() {
         .args(["precompute", "--boards", "3x3..5x8", "--quiet"])
         .assert()
         .success();
-    let answers = |t: &TestStore| -> std::collections::HashMap<Question, u128> {
+    let answers = |t: &TestStore| -> std::collections::HashMap<Question, BigUint> {
         Store::open(&t.path())
             .unwrap()
             .list(&Default::default())
