@@ -37,6 +37,21 @@ pub enum Error {
         board: Board,
     },
 
+    /// A layer of the frontier engine outgrew the memory budget.
+    #[error("the frontier engine's layer reached {states} states ({:.1} GiB) at square {square} of the {board} board, over the memory budget of {:.1} GiB; allow more with --memory", *bytes as f64 / (1u64 << 30) as f64, *budget as f64 / (1u64 << 30) as f64)]
+    MemoryBudget {
+        /// The board (turned so that rows are the short side).
+        board: Board,
+        /// The square being processed, in row-major order.
+        square: usize,
+        /// States in the layer when it stopped.
+        states: u64,
+        /// Bytes its maps held.
+        bytes: u64,
+        /// The budget in bytes.
+        budget: u64,
+    },
+
     /// The work was interrupted (Ctrl-C) before it finished.
     #[error("interrupted")]
     Interrupted,

@@ -1,5 +1,7 @@
-//! Counting open knight's tours: the memoized engine and the plain reference counter.
+//! Counting knight's tours: the memoized engine, the frontier engine and the plain reference
+//! counter.
 
+pub mod frontier;
 pub mod memo;
 pub mod reference;
 

@@ -6,6 +6,7 @@ mod cli;
 mod closed;
 mod data;
 mod engine;
+mod frontier;
 mod store;
 mod symmetry;
 mod util;

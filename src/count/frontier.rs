@@ -1,0 +1,1127 @@
+//! The frontier engine: a transfer-matrix dynamic program over the squares in row-major order,
+//! as in Knuth's and the OEIS contributors' programs for counting tours.
+//!
+//! The board is turned so that its rows are the short side, of width `W`. A knight's move joins
+//! squares at most `2W + 1` apart in row-major order, so once square `v` has been processed
+//! (its moves to earlier squares decided), only the `2W + 1` squares `v - 2W ..= v` can still
+//! gain moves: that window is the frontier. A state records, for each square of the window, its
+//! degree so far in the partial system of paths (0, 1 or 2) and, for a path end, which other end
+//! it is joined to. Labels are renumbered by first appearance, so equal states compare equal,
+//! and packed four bits a square into one `u64` (base 12 for width 8). A layer maps each state
+//! to its number of ways; each square turns one layer into the next.
+//!
+//! A state is dropped as soon as a square leaves the window with the wrong degree, a cycle
+//! closes before the end, more path ends appear than the question allows, a square can no
+//! longer reach the degree it needs with the moves it has left, or (open tours) a path end
+//! has a colour that no tour's end can have: on an even board the two ends differ in colour,
+//! on an odd one both are the corners' colour.
+//!
+//! Counts are exact: the ways are added as `u64`; when a sum overflows, the whole count is
+//! redone with `u128`, and then with arbitrary-precision integers.
+
+use std::ops::AddAssign;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+use hashbrown::HashMap;
+use num_bigint::BigUint;
+use rayon::prelude::*;
+
+use crate::board::{Board, Square};
+use crate::cancel::CancelFlag;
+use crate::error::Error;
+use crate::memory::MemoryBudget;
+
+/// The widest short side the frontier engine takes.
+pub const MAX_WIDTH: u32 = 8;
+
+/// Degree 0: not yet reached.
+const EMPTY: u8 = 0;
+/// Degree 2: done.
+const FULL: u8 = 1;
+/// Degree 1, and the other end of its path is a tour end that has already left the window.
+const DANGLING: u8 = 2;
+/// Degree 1, the end of a path whose other end carries the same label.
+const FIRST_LABEL: u8 = 3;
+
+/// Layers are split into this many maps, by key, so that both cores can fill one layer and
+/// each map is freed as soon as it has been read.
+const SHARDS: usize = 256;
+
+/// Transitions are handed to a shard in batches of this many.
+const BATCH: usize = 128;
+
+/// What the frontier engine counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FrontierMode {
+    /// Closed tours: Hamiltonian cycles, each counted once.
+    Closed,
+    /// All open tours: Hamiltonian paths, each counted once (half the directed total).
+    OpenAll,
+    /// Open tours from one square: Hamiltonian paths with that square as an end (the directed
+    /// count from it).
+    OpenFrom(Square),
+}
+
+/// What a frontier run did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FrontierStats {
+    /// The largest layer, in states.
+    pub peak_states: u64,
+    /// The memory that layer's maps held, in bytes.
+    pub peak_bytes: u64,
+    /// States created over the whole run.
+    pub transitions: u64,
+    /// The count type that held every sum: 64, 128, or 0 for arbitrary precision.
+    pub count_bits: u32,
+}
+
+/// Counts `mode` tours on `board` (any orientation) with the frontier engine.
+pub fn count(
+    board: Board,
+    mode: FrontierMode,
+    budget: MemoryBudget,
+    cancel: &CancelFlag,
+) -> Result<(BigUint, FrontierStats), Error> {
+    let plan = Plan::new(board, mode)?;
+    if plan.n == 1 {
+        let count = u32::from(mode != FrontierMode::Closed);
+        return Ok((BigUint::from(count), FrontierStats::default()));
+    }
+    let heights = plan.h..=plan.h;
+    let mut result = None;
+    let stats = plan.run(heights, budget, cancel, &mut |_, count| {
+        result = Some(count)
+    })?;
+    Ok((result.unwrap_or_default(), stats))
+}
+
+/// Counts closed tours (`closed`) or all open tours of every `width × h` board for `h` in
+/// `heights`, in one pass over the tallest: `report` receives each height and its count
+/// (cycles, or undirected open paths) as soon as it is known.
+pub fn series(
+    width: u32,
+    heights: std::ops::RangeInclusive<u32>,
+    closed: bool,
+    budget: MemoryBudget,
+    cancel: &CancelFlag,
+    report: &mut dyn FnMut(u32, BigUint),
+) -> Result<FrontierStats, Error> {
+    let (low, high) = (*heights.start(), *heights.end());
+    if width == 0 || low < width || high < low {
+        return Err(Error::InvalidBoard(format!(
+            "a series needs heights from at least the width {width}, got {low}..{high}"
+        )));
+    }
+    let board = Board::new(high, width)?;
+    let mode = if closed {
+        FrontierMode::Closed
+    } else {
+        FrontierMode::OpenAll
+    };
+    let plan = Plan::new(board, mode)?;
+    plan.run(
+        low as usize..=high as usize,
+        budget,
+        cancel,
+        &mut |h, count| report(h as u32, count),
+    )
+}
+
+/// The oriented board and the rules of one count.
+#[derive(Clone, Debug)]
+struct Plan {
+    board: Board,
+    /// Width (the short side) and height.
+    w: usize,
+    h: usize,
+    n: usize,
+    /// The window: squares `v - 2W ..= v`.
+    k: usize,
+    mode: FrontierMode,
+    /// The fixed start, as a row-major index of the oriented board.
+    start: Option<usize>,
+    /// The board has an odd number of squares.
+    odd: bool,
+    /// The state carries the colour of the first tour end (open tours on an even board).
+    colour_flag: bool,
+}
+
+/// One square's step, with everything about it that does not depend on the state. Slots are
+/// those of the extended window: `0..k` before the step, slot `k` is the new square `v`;
+/// masks mark a slot `i` by bit `4 i`.
+#[derive(Clone, Debug)]
+struct Step<Wd> {
+    /// Slots that are a knight's move back from `v`.
+    neighbours: [usize; 4],
+    neighbour_count: usize,
+    /// Completed boards can be read off after this step (the last square of a row in range).
+    finishes: Option<usize>,
+    /// No state goes on after this step.
+    last: bool,
+    /// The fewest moves the new square must make now, with the moves it will have later.
+    min_moves: usize,
+    /// Slots that lose a future move at this step and keep exactly one (closed tours: they may
+    /// not still be empty).
+    one_left: Wd,
+    /// Slots whose squares have no move left after this step (slot 0 always): their degree is
+    /// final.
+    finals: [usize; 6],
+    final_count: usize,
+    finals_mask: Wd,
+    /// The colour of the square in each slot (`true`: the corners' colour).
+    colour: [bool; 18],
+    /// The fixed start's slot, while it is in the window.
+    start_slot: Option<usize>,
+    /// The fixed start is still to come.
+    start_pending: bool,
+    /// Slots 0..=k (the whole extended window).
+    all: Wd,
+    /// The step ends a row: states are merged with their mirror images.
+    mirror: bool,
+    /// Slots 1..=k (the window after the step).
+    next: Wd,
+    /// Slots of the next window whose squares have at most one move left.
+    weak: Wd,
+    /// Slots of the next window of the corners' colour.
+    corner: Wd,
+    /// The fixed start's slot in the next window.
+    start_mask: Wd,
+}
+
+impl Plan {
+    fn new(board: Board, mode: FrontierMode) -> Result<Plan, Error> {
+        let transpose = board.cols() > board.rows();
+        let oriented = if transpose { board.transposed() } else { board };
+        let (w, h) = (oriented.cols() as usize, oriented.rows() as usize);
+        if w as u32 > MAX_WIDTH {
+            return Err(Error::BoardTooLarge {
+                board,
+                max_squares: (MAX_WIDTH as u64) * (crate::board::MAX_SIDE as u64),
+                engine: "frontier (short side at most 8)",
+            });
+        }
+        let start = match mode {
+            FrontierMode::OpenFrom(square) => {
+                board.check_square(square)?;
+                let square = if transpose {
+                    Square::new(square.col, square.row)
+                } else {
+                    square
+                };
+                Some(oriented.index(square))
+            }
+            _ => None,
+        };
+        let n = w * h;
+        let odd = !n.is_multiple_of(2);
+        Ok(Plan {
+            board: oriented,
+            w,
+            h,
+            n,
+            k: 2 * w + 1,
+            mode,
+            start,
+            odd,
+            colour_flag: mode == FrontierMode::OpenAll && !odd && w <= 7,
+        })
+    }
+
+    fn corner_colour(&self, v: usize) -> bool {
+        ((v / self.w) + (v % self.w)).is_multiple_of(2)
+    }
+
+    /// Forward moves of square `u` (to later squares) that land after `v`.
+    fn future_moves(&self, u: usize, v: usize, rows: usize) -> u8 {
+        let (r, c) = ((u / self.w) as i64, (u % self.w) as i64);
+        let mut count = 0;
+        for (dr, dc) in [(1, -2), (1, 2), (2, -1), (2, 1)] {
+            let (rr, cc) = (r + dr, c + dc);
+            if rr < rows as i64 && cc >= 0 && cc < self.w as i64 {
+                let target = (rr as usize) * self.w + cc as usize;
+                if target > v {
+                    count += 1;
+                }
+            }
+        }
+        count
+    }
+
+    fn step<Wd: Word>(&self, v: usize, heights: &std::ops::RangeInclusive<usize>) -> Step<Wd> {
+        let (w, k) = (self.w, self.k);
+        let (r, c) = (v / w, v % w);
+        let mut neighbours = Vec::with_capacity(4);
+        // Slot j of the window before the step holds square v - k + j.
+        if r >= 2 && c >= 1 {
+            neighbours.push(0); // (r-2, c-1)
+        }
+        if r >= 2 && c + 1 < w {
+            neighbours.push(2); // (r-2, c+1)
+        }
+        if r >= 1 && c >= 2 {
+            neighbours.push(k - (w + 2)); // (r-1, c-2)
+        }
+        if r >= 1 && c + 2 < w {
+            neighbours.push(k - (w - 2)); // (r-1, c+2)
+        }
+        let rows = *heights.end();
+        let square = |slot: usize| (v + slot).checked_sub(k);
+        let future: Vec<u8> = (0..=k)
+            .map(|slot| square(slot).map_or(0, |u| self.future_moves(u, v, rows)))
+            .collect();
+        let colour: Vec<bool> = (0..=k)
+            .map(|slot| square(slot).is_some_and(|u| self.corner_colour(u)))
+            .collect();
+        let touched: Vec<usize> = neighbours
+            .iter()
+            .copied()
+            .filter(|&slot| slot != 0)
+            .chain(std::iter::once(k))
+            .collect();
+        let mut one_left = Wd::ZERO;
+        for &slot in &touched {
+            if future[slot] == 1 {
+                one_left = one_left | Wd::nibble(slot, 1);
+            }
+        }
+        let mut finals = [0usize; 6];
+        let mut final_count = 0;
+        let mut finals_mask = Wd::ZERO;
+        for slot in std::iter::once(0).chain(touched.iter().copied().filter(|&s| future[s] == 0)) {
+            finals[final_count] = slot;
+            final_count += 1;
+            finals_mask = finals_mask | Wd::nibble(slot, 1);
+        }
+        let mut colours = [false; 18];
+        colours[..=k].copy_from_slice(&colour);
+        let start_slot = self
+            .start
+            .filter(|&s| s <= v && s + k >= v)
+            .map(|s| s + k - v);
+        let mut next = Wd::ZERO;
+        let mut weak = Wd::ZERO;
+        let mut corner = Wd::ZERO;
+        for slot in 1..=k {
+            let bit = Wd::nibble(slot, 1);
+            next = next | bit;
+            if square(slot).is_some() && future[slot] <= 1 {
+                weak = weak | bit;
+            }
+            if colour[slot] {
+                corner = corner | bit;
+            }
+        }
+        let start_mask = match start_slot {
+            Some(slot) if slot >= 1 => Wd::nibble(slot, 1),
+            _ => Wd::ZERO,
+        };
+        let row_end = c == w - 1;
+        let mut neighbour_slots = [0usize; 4];
+        neighbour_slots[..neighbours.len()].copy_from_slice(&neighbours);
+        Step {
+            all: next | Wd::nibble(0, 1),
+            // The fixed start breaks the symmetry.
+            mirror: row_end && self.start.is_none(),
+            neighbours: neighbour_slots,
+            neighbour_count: neighbours.len(),
+            finishes: (row_end && heights.contains(&(r + 1))).then_some(r + 1),
+            last: v + 1 == rows * w,
+            min_moves: match self.mode {
+                FrontierMode::Closed => 2usize.saturating_sub(future[k] as usize),
+                _ => usize::from(future[k] == 0),
+            },
+            one_left,
+            finals,
+            final_count,
+            finals_mask,
+            colour: colours,
+            start_slot,
+            start_pending: self.start.is_some_and(|s| s > v),
+            next,
+            weak,
+            corner,
+            start_mask,
+        }
+    }
+
+    /// Runs the dynamic program over the board of `heights.end()` rows, reporting the count of
+    /// every height in `heights` after its last row.
+    fn run(
+        &self,
+        heights: std::ops::RangeInclusive<usize>,
+        budget: MemoryBudget,
+        cancel: &CancelFlag,
+        report: &mut dyn FnMut(usize, BigUint),
+    ) -> Result<FrontierStats, Error> {
+        if self.k < 16 {
+            self.run_word::<u64>(heights, budget, cancel, report)
+        } else {
+            self.run_word::<u128>(heights, budget, cancel, report)
+        }
+    }
+
+    fn run_word<Wd: Word>(
+        &self,
+        heights: std::ops::RangeInclusive<usize>,
+        budget: MemoryBudget,
+        cancel: &CancelFlag,
+        report: &mut dyn FnMut(usize, BigUint),
+    ) -> Result<FrontierStats, Error> {
+        let mut found: Vec<(usize, BigUint)> = Vec::new();
+        let stats = match self.run_with::<Wd, u64>(&heights, budget, cancel, &mut found) {
+            Err(Error::Overflow { .. }) => {
+                found.clear();
+                match self.run_with::<Wd, u128>(&heights, budget, cancel, &mut found) {
+                    Err(Error::Overflow { .. }) => {
+                        found.clear();
+                        self.run_with::<Wd, BigUint>(&heights, budget, cancel, &mut found)?
+                    }
+                    other => other?,
+                }
+            }
+            other => other?,
+        };
+        for (height, count) in found {
+            report(height, count);
+        }
+        Ok(stats)
+    }
+
+    fn run_with<Wd: Word, T: Tally>(
+        &self,
+        heights: &std::ops::RangeInclusive<usize>,
+        budget: MemoryBudget,
+        cancel: &CancelFlag,
+        found: &mut Vec<(usize, BigUint)>,
+    ) -> Result<FrontierStats, Error> {
+        let codec = Codec::new(self.k);
+        let mut stats = FrontierStats {
+            count_bits: T::BITS,
+            ..FrontierStats::default()
+        };
+        // Before the first square, the window holds squares that do not exist: done.
+        let initial = codec.encode::<Wd>(Wd::repeat(FULL, self.k), 0);
+        let mut layer: Vec<HashMap<u64, T>> = (0..SHARDS).map(|_| HashMap::new()).collect();
+        layer[shard_of(initial)].insert(initial, T::one());
+        let rows = *heights.end();
+        for v in 0..rows * self.w {
+            cancel.check()?;
+            let step = self.step::<Wd>(v, heights);
+            // Sized for a layer like the last one, so that the maps rarely grow while filled.
+            let expected = layer.iter().map(HashMap::len).sum::<usize>() / SHARDS;
+            let next: Vec<Mutex<HashMap<u64, T>>> = (0..SHARDS)
+                .map(|_| Mutex::new(HashMap::with_capacity(expected)))
+                .collect();
+            let finished: Mutex<T> = Mutex::new(T::zero());
+            let overflow = AtomicBool::new(false);
+            let over_budget = AtomicBool::new(false);
+            let bytes = AtomicU64::new(0);
+            let made = AtomicU64::new(0);
+            // Each worker keeps its batches between shards, so their memory is reused.
+            let workers = || -> Vec<Vec<(u64, T)>> {
+                (0..SHARDS).map(|_| Vec::with_capacity(BATCH)).collect()
+            };
+            layer
+                .into_par_iter()
+                .for_each_init(workers, |buffers, shard| {
+                    if overflow.load(Ordering::Relaxed) || over_budget.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    let mut done = T::zero();
+                    let mut local_made = 0u64;
+                    let flush = |target: usize, buffer: &mut Vec<(u64, T)>| {
+                        let mut map = next[target]
+                            .lock()
+                            .expect("no thread panics holding a shard");
+                        let before = map.allocation_size();
+                        for (key, count) in buffer.drain(..) {
+                            if !map.entry(key).or_insert_with(T::zero).add(&count) {
+                                overflow.store(true, Ordering::Relaxed);
+                            }
+                        }
+                        let grown = map.allocation_size() - before;
+                        if grown > 0
+                            && bytes.fetch_add(grown as u64, Ordering::Relaxed) + grown as u64
+                                > budget.bytes()
+                        {
+                            over_budget.store(true, Ordering::Relaxed);
+                        }
+                    };
+                    for (key, count) in shard {
+                        self.transitions(&codec, &step, key, |outcome| match outcome {
+                            Outcome::Next(next_key) => {
+                                local_made += 1;
+                                let target = shard_of(next_key);
+                                buffers[target].push((next_key, count.clone()));
+                                if buffers[target].len() >= BATCH {
+                                    flush(target, &mut buffers[target]);
+                                }
+                            }
+                            Outcome::Finished => {
+                                if !done.add(&count) {
+                                    overflow.store(true, Ordering::Relaxed);
+                                }
+                            }
+                        });
+                        if overflow.load(Ordering::Relaxed) || over_budget.load(Ordering::Relaxed) {
+                            return;
+                        }
+                    }
+                    for (target, buffer) in buffers.iter_mut().enumerate() {
+                        if !buffer.is_empty() {
+                            flush(target, buffer);
+                        }
+                    }
+                    if !finished
+                        .lock()
+                        .expect("no thread panics holding the total")
+                        .add(&done)
+                    {
+                        overflow.store(true, Ordering::Relaxed);
+                    }
+                    made.fetch_add(local_made, Ordering::Relaxed);
+                });
+            if overflow.load(Ordering::Relaxed) {
+                return Err(Error::Overflow { board: self.board });
+            }
+            layer = next
+                .into_iter()
+                .map(|m| m.into_inner().expect("no thread panics holding a shard"))
+                .collect();
+            let states: u64 = layer.iter().map(|m| m.len() as u64).sum();
+            let held: u64 = layer.iter().map(|m| m.allocation_size() as u64).sum();
+            if over_budget.load(Ordering::Relaxed) {
+                return Err(Error::MemoryBudget {
+                    board: self.board,
+                    square: v,
+                    states,
+                    bytes: bytes.load(Ordering::Relaxed),
+                    budget: budget.bytes(),
+                });
+            }
+            stats.transitions += made.load(Ordering::Relaxed);
+            if states > stats.peak_states {
+                stats.peak_states = states;
+                stats.peak_bytes = held;
+            }
+            if let Some(height) = step.finishes {
+                let total = finished
+                    .into_inner()
+                    .expect("no thread panics holding the total");
+                found.push((height, total.into_big()));
+            }
+            if states == 0 {
+                break; // nothing can finish any more: the heights left count 0
+            }
+        }
+        // Heights whose boards finished with no completed state at all count 0.
+        for height in heights.clone() {
+            if !found.iter().any(|(h, _)| *h == height) {
+                found.push((height, BigUint::default()));
+            }
+        }
+        found.sort_by_key(|(h, _)| *h);
+        Ok(stats)
+    }
+
+    /// Every way to decide the moves from square `v` back into the window of `key`.
+    fn transitions<Wd: Word>(
+        &self,
+        codec: &Codec,
+        step: &Step<Wd>,
+        key: u64,
+        mut emit: impl FnMut(Outcome),
+    ) {
+        let k = self.k;
+        let (window, flag) = codec.decode::<Wd>(key);
+        // Slot k, the new square, starts empty (its nibble is 0).
+        let fresh = FIRST_LABEL + (window.labels().count_ones() / 2) as u8;
+        // Neighbours that can still take a move, and the one that must (the leaving square,
+        // when it is not yet done and only this move can help it).
+        let mut usable = [0usize; 4];
+        let mut count = 0;
+        for &slot in &step.neighbours[..step.neighbour_count] {
+            if window.code(slot) != FULL {
+                usable[count] = slot;
+                count += 1;
+            }
+        }
+        let mut forced = usize::MAX;
+        if !step.last && step.finishes.is_none() {
+            let needs_move = match (self.mode, window.code(0)) {
+                (_, FULL) => false,
+                (FrontierMode::Closed, EMPTY) => return, // two moves short, one square left
+                (FrontierMode::Closed, _) => true,
+                (_, EMPTY | DANGLING) => true,
+                _ => false,
+            };
+            if needs_move {
+                if !usable[..count].contains(&0) {
+                    return;
+                }
+                forced = 0;
+            }
+        }
+        let max_moves = if step.start_slot == Some(k) { 1 } else { 2 };
+        let min_moves = step.min_moves;
+        if forced == usize::MAX && min_moves == 0 {
+            self.try_moves(codec, step, window, flag, fresh, &[], &mut emit);
+        }
+        for i in 0..count {
+            if (forced == usize::MAX || usable[i] == forced) && min_moves <= 1 {
+                self.try_moves(codec, step, window, flag, fresh, &[usable[i]], &mut emit);
+            }
+            if max_moves == 2 {
+                for j in i + 1..count {
+                    if forced == usize::MAX || usable[i] == forced || usable[j] == forced {
+                        let moves = [usable[i], usable[j]];
+                        self.try_moves(codec, step, window, flag, fresh, &moves, &mut emit);
+                    }
+                }
+            }
+        }
+    }
+
+    /// One choice of moves from the new square.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn try_moves<Wd: Word>(
+        &self,
+        codec: &Codec,
+        step: &Step<Wd>,
+        window: Wd,
+        flag: u8,
+        fresh: u8,
+        moves: &[usize],
+        emit: &mut impl FnMut(Outcome),
+    ) {
+        let k = self.k;
+        let mut a = window;
+        let mut completed = false;
+        for &slot in moves {
+            match self.connect(&mut a, slot, k, fresh, step.all) {
+                Join::Ok => {}
+                Join::Completes => completed = true,
+                Join::Invalid => return,
+            }
+        }
+        // The fixed start ends with one move (once done, its slot is marked full).
+        if let Some(slot) = step.start_slot
+            && window.code(slot) != FULL
+            && a.code(slot) == FULL
+        {
+            return;
+        }
+        if completed {
+            // A cycle closed or the two tour ends met: this must be the whole board.
+            if step.finishes.is_some() && a.eq_mask(FULL, step.all) == step.all {
+                emit(Outcome::Finished);
+            }
+            return;
+        }
+        if step.finishes.is_some() && self.finished(a, step.all) {
+            emit(Outcome::Finished);
+        }
+        if step.last {
+            return;
+        }
+        // A closed tour needs two moves at every square: one with a single move left cannot
+        // still be empty.
+        if self.mode == FrontierMode::Closed && a.eq_mask(EMPTY, step.one_left) != Wd::ZERO {
+            return;
+        }
+        let mut flag = flag;
+        if a.eq_mask(FULL, step.finals_mask) != step.finals_mask
+            && !self.finalize(&mut a, step, &mut flag)
+        {
+            return;
+        }
+        if self.mode != FrontierMode::Closed && !self.ends_possible(a, step, flag) {
+            return;
+        }
+        let next = a.shift_out().canonical();
+        if step.mirror && next.code(0) == FULL {
+            // At the end of a row the window is two whole rows, and the rest of the board is
+            // symmetric left to right: a state and its mirror image finish in as many ways,
+            // so only the smaller of the two is kept.
+            let mirrored = self.mirror(next).canonical();
+            let mirrored_flag = if self.colour_flag && self.w.is_multiple_of(2) {
+                flag ^ 1
+            } else {
+                flag
+            };
+            let key = codec.encode(next, flag);
+            let other = codec.encode(mirrored, mirrored_flag);
+            emit(Outcome::Next(key.min(other)));
+        } else {
+            emit(Outcome::Next(codec.encode(next, flag)));
+        }
+    }
+
+    /// The window at the end of a row (slot 0 done, then two whole rows) turned left to right.
+    fn mirror<Wd: Word>(&self, window: Wd) -> Wd {
+        let w = self.w;
+        let mut out = window;
+        for row in 0..2 {
+            for c in 0..w {
+                out = out.with(1 + row * w + (w - 1 - c), window.code(1 + row * w + c));
+            }
+        }
+        out
+    }
+
+    /// Adds the move between slots `i` and `j` (`fresh` labels a new path).
+    fn connect<Wd: Word>(&self, a: &mut Wd, i: usize, j: usize, fresh: u8, all: Wd) -> Join {
+        let (x, y) = (a.code(i), a.code(j));
+        if x == FULL || y == FULL {
+            return Join::Invalid;
+        }
+        match (x, y) {
+            (EMPTY, EMPTY) => {
+                *a = a.with(i, fresh).with(j, fresh);
+            }
+            (EMPTY, other) => *a = a.with(i, other).with(j, FULL),
+            (other, EMPTY) => *a = a.with(j, other).with(i, FULL),
+            (DANGLING, DANGLING) => {
+                *a = a.with(i, FULL).with(j, FULL);
+                return Join::Completes;
+            }
+            (DANGLING, label) | (label, DANGLING) => {
+                // The far end of the labelled path now leads to a tour end.
+                *a = a.with(i, FULL).with(j, FULL);
+                *a = a.replace(label, DANGLING, all);
+            }
+            (p, q) if p == q => {
+                // Both ends of one path: a cycle. Only the last move of a closed tour may do it.
+                if self.mode != FrontierMode::Closed {
+                    return Join::Invalid;
+                }
+                *a = a.with(i, FULL).with(j, FULL);
+                return Join::Completes;
+            }
+            (p, q) => {
+                *a = a.with(i, FULL).with(j, FULL);
+                *a = a.replace(q, p, all);
+            }
+        }
+        Join::Ok
+    }
+
+    /// True when the extended window, taken as the end of the board, completes one tour.
+    fn finished<Wd: Word>(&self, a: Wd, all: Wd) -> bool {
+        if self.mode == FrontierMode::Closed {
+            return false; // a closed tour finishes only through its closing move
+        }
+        if a.eq_mask(EMPTY, all) != Wd::ZERO {
+            return false;
+        }
+        let dangling = a.eq_mask(DANGLING, all).count_ones();
+        let ends = a.labels().count_ones();
+        matches!((dangling, ends), (1, 0) | (0, 2))
+    }
+
+    /// Squares with no move left: their degree is final. Returns false when one is wrong.
+    fn finalize<Wd: Word>(&self, a: &mut Wd, step: &Step<Wd>, flag: &mut u8) -> bool {
+        for &slot in &step.finals[..step.final_count] {
+            match a.code(slot) {
+                FULL => {}
+                EMPTY | DANGLING => return false,
+                label => {
+                    if self.mode == FrontierMode::Closed {
+                        return false;
+                    }
+                    // A tour end: the far end of its path now leads to it.
+                    *a = a.with(slot, FULL).replace(label, DANGLING, step.all);
+                    let ends = a.eq_mask(DANGLING, step.all).count_ones();
+                    let colour = step.colour[slot];
+                    match self.start {
+                        Some(start) => {
+                            if step.start_slot != Some(slot) {
+                                // The start is one end; while it is not done, one other at
+                                // most.
+                                let pending = step.start_pending
+                                    || step.start_slot.is_some_and(|s| a.code(s) != FULL);
+                                if pending && ends > 1 {
+                                    return false;
+                                }
+                                let start_colour = self.corner_colour(start);
+                                if self.odd && !colour || !self.odd && colour == start_colour {
+                                    return false;
+                                }
+                            }
+                            if ends > 2 {
+                                return false;
+                            }
+                        }
+                        None => {
+                            if ends > 2 || self.odd && !colour {
+                                return false;
+                            }
+                            if self.colour_flag {
+                                if ends == 1 {
+                                    *flag = u8::from(colour);
+                                } else if *flag == u8::from(colour) {
+                                    return false;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        true
+    }
+
+    /// Open tours: the squares of the next window that can no longer get two moves must be
+    /// tour ends; with the ends already made, there may be two at most, of possible colours.
+    fn ends_possible<Wd: Word>(&self, a: Wd, step: &Step<Wd>, flag: u8) -> bool {
+        let (empty, full, dangling) = a.classes();
+        let forced = (empty & step.next & step.weak) | (step.start_mask & !full);
+        let left = (dangling & step.next).count_ones();
+        let ends = forced.count_ones() + left + u32::from(step.start_pending);
+        if ends > 2 {
+            return false;
+        }
+        let others = forced & !step.start_mask;
+        if self.odd {
+            // Tour ends are on the corners' colour.
+            return others & !step.corner == Wd::ZERO;
+        }
+        let corner = (others & step.corner).count_ones();
+        let other = (others & !step.corner).count_ones();
+        match self.start {
+            // On an even board the two ends differ in colour.
+            Some(start) => {
+                if self.corner_colour(start) {
+                    corner == 0
+                } else {
+                    other == 0
+                }
+            }
+            None => {
+                corner <= 1
+                    && other <= 1
+                    && !(self.colour_flag
+                        && left >= 1
+                        && if flag == 1 { corner > 0 } else { other > 0 })
+            }
+        }
+    }
+}
+
+enum Outcome {
+    Next(u64),
+    Finished,
+}
+
+enum Join {
+    Ok,
+    Completes,
+    Invalid,
+}
+
+fn shard_of(key: u64) -> usize {
+    ((key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58) as usize) % SHARDS
+}
+
+/// A window as a machine word, four bits a slot (slot `i` at bits `4i..4i+4`), handled a whole
+/// word at a time.
+trait Word:
+    Copy
+    + Eq
+    + Send
+    + Sync
+    + std::fmt::Debug
+    + std::ops::BitAnd<Output = Self>
+    + std::ops::BitOr<Output = Self>
+    + std::ops::BitXor<Output = Self>
+    + std::ops::Not<Output = Self>
+    + std::ops::Shl<u32, Output = Self>
+    + std::ops::Shr<u32, Output = Self>
+{
+    const ZERO: Self;
+    /// The low bit of every slot the word can hold.
+    const LOW: Self;
+    fn from_u8(value: u8) -> Self;
+    fn times(self, value: u8) -> Self;
+    fn low_u8(self) -> u8;
+    fn count_ones(self) -> u32;
+    fn trailing_zeros(self) -> u32;
+    fn to_u128(self) -> u128;
+    fn from_u128(value: u128) -> Self;
+
+    /// `value` in slot `slot`.
+    fn nibble(slot: usize, value: u8) -> Self {
+        Self::from_u8(value) << (4 * slot as u32)
+    }
+
+    /// `value` in each of the first `slots` slots.
+    fn repeat(value: u8, slots: usize) -> Self {
+        (0..slots).fold(Self::ZERO, |m, slot| m | Self::nibble(slot, value))
+    }
+
+    fn code(self, slot: usize) -> u8 {
+        (self >> (4 * slot as u32)).low_u8() & 15
+    }
+
+    fn with(self, slot: usize, value: u8) -> Self {
+        let shift = 4 * slot as u32;
+        (self & !(Self::from_u8(15) << shift)) | (Self::from_u8(value) << shift)
+    }
+
+    /// The low bit of every slot in `among` (given as low bits) holding `value`.
+    fn eq_mask(self, value: u8, among: Self) -> Self {
+        let y = self ^ among.times(value);
+        let any = (y | (y >> 1) | (y >> 2) | (y >> 3)) & among;
+        among & !any
+    }
+
+    /// The low bit of every slot holding a path label (3 or more).
+    fn labels(self) -> Self {
+        ((self >> 3) | (self >> 2) | ((self >> 1) & self)) & Self::LOW
+    }
+
+    /// Replaces the (single) slot among `among` that holds `from` by `to`.
+    fn replace(self, from: u8, to: u8, among: Self) -> Self {
+        let mask = self.eq_mask(from, among);
+        if mask == Self::ZERO {
+            return self;
+        }
+        self.with((mask.trailing_zeros() / 4) as usize, to)
+    }
+
+    /// The window after the step: slot 0 leaves, the others move down one.
+    fn shift_out(self) -> Self {
+        self >> 4
+    }
+
+    /// Labels renumbered from 3 in order of first appearance.
+    fn canonical(self) -> Self {
+        let mut labels = self.labels();
+        let mut map = 0u64;
+        let mut next = FIRST_LABEL as u64;
+        let mut out = self & !(labels.times(15));
+        while labels != Self::ZERO {
+            let shift = labels.trailing_zeros();
+            let label = ((self >> shift).low_u8() & 15) as u32;
+            let known = (map >> (4 * label)) & 15;
+            // Branch-free: a label seen for the first time takes the next number.
+            let new = u64::from(known == 0);
+            let mapped = known | (new * next);
+            map |= (new * next) << (4 * label);
+            next += new;
+            out = out | (Self::from_u8(mapped as u8) << shift);
+            labels = labels & (labels ^ (Self::from_u8(1) << shift));
+        }
+        out
+    }
+
+    /// The low bits of the slots holding 0 (empty), 1 (full) and 2 (dangling).
+    fn classes(self) -> (Self, Self, Self) {
+        let b0 = self & Self::LOW;
+        let b1 = (self >> 1) & Self::LOW;
+        let high = ((self >> 2) | (self >> 3)) & Self::LOW;
+        let empty = Self::LOW & !(b0 | b1 | high);
+        let full = b0 & !b1 & !high;
+        let dangling = b1 & !b0 & !high;
+        (empty, full, dangling)
+    }
+}
+
+macro_rules! word {
+    ($t:ty) => {
+        impl Word for $t {
+            const ZERO: Self = 0;
+            const LOW: Self = <$t>::MAX / 15;
+            fn from_u8(value: u8) -> Self {
+                value as $t
+            }
+            fn times(self, value: u8) -> Self {
+                self.wrapping_mul(value as $t)
+            }
+            fn low_u8(self) -> u8 {
+                self as u8
+            }
+            fn count_ones(self) -> u32 {
+                <$t>::count_ones(self)
+            }
+            fn trailing_zeros(self) -> u32 {
+                <$t>::trailing_zeros(self)
+            }
+            fn to_u128(self) -> u128 {
+                self as u128
+            }
+            fn from_u128(value: u128) -> Self {
+                value as $t
+            }
+        }
+    };
+}
+
+word!(u64);
+word!(u128);
+
+/// Packs a window (and the colour flag) into a `u64` key: the slots' four bits as they are up
+/// to width 7 (flag at bit 60), base 12 for width 8 (17 slots of at most 11).
+#[derive(Clone, Copy, Debug)]
+struct Codec {
+    k: usize,
+    base12: bool,
+}
+
+impl Codec {
+    fn new(k: usize) -> Self {
+        Codec { k, base12: k > 15 }
+    }
+
+    fn encode<Wd: Word>(&self, window: Wd, flag: u8) -> u64 {
+        if self.base12 {
+            let mut key = 0u64;
+            for slot in (0..self.k).rev() {
+                key = key * 12 + window.code(slot) as u64;
+            }
+            key
+        } else {
+            window.to_u128() as u64 | (flag as u64) << 60
+        }
+    }
+
+    fn decode<Wd: Word>(&self, key: u64) -> (Wd, u8) {
+        if self.base12 {
+            let mut window = Wd::ZERO;
+            let mut rest = key;
+            for slot in 0..self.k {
+                window = window | Wd::nibble(slot, (rest % 12) as u8);
+                rest /= 12;
+            }
+            (window, 0)
+        } else {
+            (
+                Wd::from_u128((key & ((1u64 << 60) - 1)) as u128),
+                (key >> 60) as u8,
+            )
+        }
+    }
+}
+
+/// A number of ways: added with overflow detection.
+trait Tally: Clone + Send + Sync + AddAssign {
+    /// 64, 128, or 0 for arbitrary precision.
+    const BITS: u32;
+    fn zero() -> Self;
+    fn one() -> Self;
+    /// Adds `other`; false on overflow.
+    fn add(&mut self, other: &Self) -> bool;
+    fn into_big(self) -> BigUint;
+}
+
+impl Tally for u64 {
+    const BITS: u32 = 64;
+    fn zero() -> Self {
+        0
+    }
+    fn one() -> Self {
+        1
+    }
+    fn add(&mut self, other: &Self) -> bool {
+        match self.checked_add(*other) {
+            Some(sum) => {
+                *self = sum;
+                true
+            }
+            None => false,
+        }
+    }
+    fn into_big(self) -> BigUint {
+        BigUint::from(self)
+    }
+}
+
+impl Tally for u128 {
+    const BITS: u32 = 128;
+    fn zero() -> Self {
+        0
+    }
+    fn one() -> Self {
+        1
+    }
+    fn add(&mut self, other: &Self) -> bool {
+        match self.checked_add(*other) {
+            Some(sum) => {
+                *self = sum;
+                true
+            }
+            None => false,
+        }
+    }
+    fn into_big(self) -> BigUint {
+        BigUint::from(self)
+    }
+}
+
+impl Tally for BigUint {
+    const BITS: u32 = 0;
+    fn zero() -> Self {
+        BigUint::default()
+    }
+    fn one() -> Self {
+        BigUint::from(1u32)
+    }
+    fn add(&mut self, other: &Self) -> bool {
+        *self += other;
+        true
+    }
+    fn into_big(self) -> BigUint {
+        self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(rows: u32, cols: u32, mode: FrontierMode) -> u128 {
+        let (count, _) = count(
+            Board::new(rows, cols).unwrap(),
+            mode,
+            MemoryBudget::DEFAULT,
+            &CancelFlag::new(),
+        )
+        .unwrap();
+        count.try_into().unwrap()
+    }
+
+    #[test]
+    fn known_counts() {
+        assert_eq!(run(3, 4, FrontierMode::OpenAll), 8);
+        assert_eq!(run(5, 5, FrontierMode::OpenAll), 864);
+        assert_eq!(run(6, 5, FrontierMode::Closed), 8);
+        assert_eq!(run(3, 10, FrontierMode::Closed), 16);
+        assert_eq!(run(5, 4, FrontierMode::OpenFrom(Square::new(0, 0))), 32);
+        assert_eq!(run(5, 5, FrontierMode::OpenFrom(Square::new(2, 2))), 64);
+        assert_eq!(run(1, 1, FrontierMode::OpenAll), 1);
+        assert_eq!(run(1, 1, FrontierMode::Closed), 0);
+        assert_eq!(run(2, 7, FrontierMode::OpenAll), 0);
+    }
+
+    #[test]
+    fn series_matches_single_counts() {
+        let mut seen = Vec::new();
+        series(
+            3,
+            3..=12,
+            true,
+            MemoryBudget::DEFAULT,
+            &CancelFlag::new(),
+            &mut |h, c| seen.push((h, c)),
+        )
+        .unwrap();
+        let expected: Vec<(u32, BigUint)> = [0u32, 0, 0, 0, 0, 0, 0, 16, 0, 176]
+            .iter()
+            .enumerate()
+            .map(|(i, &c)| (i as u32 + 3, BigUint::from(c)))
+            .collect();
+        assert_eq!(seen, expected);
+    }
+}
