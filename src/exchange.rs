@@ -33,7 +33,7 @@ pub const CSV_COLUMNS: [&str; 10] = [
 ];
 
 /// Engines whose answers are accepted (`theorem`: a zero decided by an existence theorem).
-pub const KNOWN_ENGINES: [&str; 3] = ["memo", "reference", "theorem"];
+pub const KNOWN_ENGINES: [&str; 4] = ["memo", "frontier", "reference", "theorem"];
 
 /// The file formats of export and import.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -10,6 +10,7 @@
 //! * [`store`]: the SQLite answer store;
 //! * [`resolve`]: answering questions from the store or by computing them;
 //! * [`batch`]: answering lists of queries in input order;
+//! * [`series`]: tables of board totals, `ROWS × n` for a range of `n`;
 //! * [`precompute`]: choosing boards to fill the store with;
 //! * [`exchange`]: reading exported answers back (import).
 #![deny(missing_docs)]
@@ -28,6 +29,7 @@ pub mod output;
 pub mod precompute;
 pub mod question;
 pub mod resolve;
+pub mod series;
 pub mod store;
 
 pub use board::{Board, CanonicalStart, Square, Symmetry};

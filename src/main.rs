@@ -13,10 +13,10 @@ use knights::count::CountTable;
 use knights::exchange::{self, ExchangeFormat};
 use knights::existence;
 use knights::input::{self, BatchFormat};
-use knights::output::{self, ClosedReport, Format, StartCount};
+use knights::output::{self, BoardTotal, ClosedReport, Format, StartCount};
 use knights::precompute::{self, BoardRange, BoardSelection};
 use knights::question::{Question, TourKind};
-use knights::resolve::{self, EngineChoice, Progress, Settings};
+use knights::resolve::{self, Engine, EngineChoice, Progress, Settings};
 use knights::store::{self, AnswerFilter, Store};
 use knights::{Board, CancelFlag, MemoryBudget, Square};
 
@@ -128,6 +128,38 @@ Examples:
   knights import data/lookup.csv
   knights import answers.json")]
     Import(ImportArgs),
+
+    /// Print the totals of the boards ROWS x n for a range of n: one line per board.
+    #[command(after_help = "\
+The OEIS-style table: every board ROWS x n for n in the range, with its number of tours (open,
+or closed with --closed), each direction counted and once. Boards the store has are printed at
+once; the rest are computed (in one pass of the frontier engine where the short side is ROWS)
+and saved as each is known.
+
+Examples:
+  knights series 3 --cols 4..20
+  knights series 5 --cols 5..12 --closed --format csv")]
+    Series(SeriesArgs),
+}
+
+#[derive(Debug, Args)]
+struct SeriesArgs {
+    /// The fixed side of the boards.
+    #[arg(value_parser = parse_side)]
+    rows: u32,
+    /// The range of the other side, A..B (or a single n).
+    #[arg(long, value_name = "A..B", value_parser = parse_cols)]
+    cols: std::ops::RangeInclusive<u32>,
+    #[command(flatten)]
+    kind: KindFlag,
+    /// Output format.
+    #[arg(long, short, value_enum, default_value_t = FormatArg::Table)]
+    format: FormatArg,
+    #[command(flatten)]
+    engine: EngineArgs,
+    /// No progress bar on standard error.
+    #[arg(long, short)]
+    quiet: bool,
 }
 
 #[derive(Debug, Args)]
@@ -147,6 +179,9 @@ struct CountArgs {
     col: Option<u32>,
     #[command(flatten)]
     kind: KindFlag,
+    /// Only the board's totals (directed and undirected), without the per-square table.
+    #[arg(long, conflicts_with = "row")]
+    total: bool,
     /// Output format.
     #[arg(long, short, value_enum, default_value_t = FormatArg::Table)]
     format: FormatArg,
@@ -163,9 +198,9 @@ struct CountArgs {
 
 #[derive(Debug, Args)]
 struct EngineArgs {
-    /// Counting engine for what the store lacks: `memo` (fast) or `reference` (plain
-    /// backtracking, for comparison).
-    #[arg(long, value_enum, default_value_t = EngineArg::Memo)]
+    /// Counting engine for what the store lacks: `auto` picks the faster for each question
+    /// (memo for small boards, frontier for totals, closed tours and larger boards).
+    #[arg(long, value_enum, default_value_t = EngineArg::Auto)]
     engine: EngineArg,
 }
 
@@ -295,14 +330,22 @@ impl From<ExchangeArg> for ExchangeFormat {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum EngineArg {
+    /// The faster engine for each question.
+    Auto,
+    /// The memoized search over (square, unvisited squares): boards of up to 64 squares.
     Memo,
+    /// The transfer-matrix DP over the frontier: boards with a short side of up to 8.
+    Frontier,
+    /// Plain backtracking, for comparison.
     Reference,
 }
 
 impl From<EngineArg> for EngineChoice {
     fn from(arg: EngineArg) -> Self {
         match arg {
+            EngineArg::Auto => EngineChoice::Auto,
             EngineArg::Memo => EngineChoice::Memo,
+            EngineArg::Frontier => EngineChoice::Frontier,
             EngineArg::Reference => EngineChoice::Reference,
         }
     }
@@ -363,6 +406,16 @@ fn parse_side(text: &str) -> Result<u32, String> {
 fn parse_coordinate(text: &str) -> Result<u32, String> {
     let value = parse_whole(text).map_err(|e| format!("{e}; squares are numbered from 0"))?;
     u32::try_from(value).map_err(|_| format!("{text} is far too large"))
+}
+
+fn parse_cols(text: &str) -> Result<std::ops::RangeInclusive<u32>, String> {
+    let (low, high) = text.split_once("..").unwrap_or((text, text));
+    let low = parse_side(low.trim())?;
+    let high = parse_side(high.trim())?;
+    if low > high {
+        return Err(format!("'{text}' is empty: {low} is more than {high}"));
+    }
+    Ok(low..=high)
 }
 
 fn parse_range(text: &str) -> Result<BoardRange, String> {
@@ -535,6 +588,7 @@ fn run(cli: Cli, cancel: &CancelFlag) -> Result<()> {
         Command::Query(args) => query(args, &context),
         Command::Export(args) => export(args, &context),
         Command::Import(args) => import(args, &context),
+        Command::Series(args) => series(args, &context),
     }
 }
 
@@ -552,6 +606,7 @@ fn count(args: CountArgs, context: &Session) -> Result<()> {
     let questions: Vec<Question> = match (kind, start) {
         (_, Some(square)) => vec![Question::from_start(board, square, kind)],
         (TourKind::Closed, None) => vec![Question::total(board, kind)],
+        (TourKind::Open, None) if args.total => vec![Question::total(board, kind)],
         (TourKind::Open, None) => std::iter::once(Question::total(board, kind))
             .chain(
                 Question::starts_of_board(board, kind)
@@ -560,21 +615,11 @@ fn count(args: CountArgs, context: &Session) -> Result<()> {
             )
             .collect(),
     };
-    // Refuse boards the engine cannot take (unless a theorem answers) before touching the store.
-    let needs_search = questions
-        .iter()
-        .any(|q| existence::no_tour(board, kind, q.start.and(start)).is_none());
-    if needs_search {
-        knights::graph::KnightGraph::new(board)?;
-    }
+    let settings = context.settings(args.engine.engine);
+    check_engines(&questions, &settings)?;
     let mut store = context.store()?;
     let clock = Instant::now();
-    let resolution = resolve::resolve(
-        &questions,
-        store.as_mut(),
-        &context.settings(args.engine.engine),
-        &mut |_| {},
-    )?;
+    let resolution = resolve::resolve(&questions, store.as_mut(), &settings, &mut |_| {})?;
     let exporter = Format::from(args.format).exporter();
     let count = resolution.count(&questions[0]);
     let mut text = match (kind, start) {
@@ -582,6 +627,9 @@ fn count(args: CountArgs, context: &Session) -> Result<()> {
             exporter.start_count(&StartCount::new(board, square, kind, count.clone()))?
         }
         (TourKind::Closed, None) => exporter.closed_board(&ClosedReport::new(board, count))?,
+        (TourKind::Open, None) if args.total => {
+            exporter.board_totals(&[BoardTotal::new(board, kind, count)])?
+        }
         (TourKind::Open, None) => {
             let counts = board
                 .all_squares()
@@ -606,23 +654,36 @@ fn count(args: CountArgs, context: &Session) -> Result<()> {
             .filter(|q| resolution.from_store.contains(q))
             .count();
         let engine = &resolution.answers[&questions[0]].engine;
+        let figures = resolution.engine_stats;
         let source = if stored == questions.len() {
             "answered from the store".to_string()
         } else if engine == resolve::THEOREM {
             "answered by an existence theorem, without a search".to_string()
+        } else if figures.frontier.transitions > 0 {
+            let f = figures.frontier;
+            format!(
+                "computed by the frontier engine ({} transitions, largest layer {} states, {:.1} MiB; counts in {})",
+                f.transitions,
+                f.peak_states,
+                f.peak_bytes as f64 / (1u64 << 20) as f64,
+                match f.count_bits {
+                    0 => "arbitrary precision".to_string(),
+                    bits => format!("{bits} bits"),
+                }
+            )
         } else {
-            let figures = resolution.engine_stats;
+            let m = figures.memo;
             format!(
                 "computed by the {engine} engine ({} states solved, {} table hits, {} states pruned, {} table entries, {:.1} MiB{})",
-                figures.states_solved,
-                figures.table_hits,
-                figures.states_pruned,
-                figures.entries,
-                figures.table_bytes as f64 / (1u64 << 20) as f64,
-                if figures.stores_refused > 0 {
+                m.states_solved,
+                m.table_hits,
+                m.states_pruned,
+                m.entries,
+                m.table_bytes as f64 / (1u64 << 20) as f64,
+                if m.stores_refused > 0 {
                     format!(
                         "; {} states not kept: memory budget reached",
-                        figures.stores_refused
+                        m.stores_refused
                     )
                 } else {
                     String::new()
@@ -632,6 +693,82 @@ fn count(args: CountArgs, context: &Session) -> Result<()> {
         eprintln!("{source}; {:.3} s", clock.elapsed().as_secs_f64());
     }
     print(&text)
+}
+
+/// Refuses, before the store is touched, a question no engine asked for can take (unless a
+/// theorem answers it without one).
+fn check_engines(questions: &[Question], settings: &Settings) -> Result<()> {
+    for question in questions {
+        if existence::no_tour(question.board, question.kind, question.start).is_some() {
+            continue;
+        }
+        match settings.engine.engine_for(question) {
+            Engine::Memo => {
+                knights::graph::KnightGraph::new(question.board)?;
+            }
+            Engine::Frontier => {
+                let short = question.board.rows().min(question.board.cols());
+                if short > knights::count::frontier::MAX_WIDTH {
+                    return Err(knights::Error::BoardTooLarge {
+                        board: question.board,
+                        max_squares: u64::from(knights::count::frontier::MAX_WIDTH)
+                            * u64::from(knights::board::MAX_SIDE),
+                        engine: "frontier (short side at most 8)",
+                    }
+                    .into());
+                }
+            }
+            Engine::Reference => {}
+        }
+    }
+    Ok(())
+}
+
+fn series(args: SeriesArgs, context: &Session) -> Result<()> {
+    let kind = args.kind.kind();
+    let settings = context.settings(args.engine.engine);
+    let questions: Vec<Question> = args
+        .cols
+        .clone()
+        .map(|n| Board::new(args.rows, n).map(|b| Question::total(b, kind)))
+        .collect::<Result<_, _>>()?;
+    // The one frontier pass takes any length when ROWS is narrow enough.
+    if args.rows > knights::count::frontier::MAX_WIDTH
+        || !matches!(settings.engine, EngineChoice::Auto | EngineChoice::Frontier)
+    {
+        check_engines(&questions, &settings)?;
+    }
+    let mut store = context.store()?;
+    let format = Format::from(args.format);
+    let exporter = format.exporter();
+    let bar = progress_bar(args.quiet);
+    bar.set_length(questions.len() as u64);
+    let mut rows: Vec<BoardTotal> = Vec::new();
+    let mut printed = Ok(());
+    let result = knights::series::series(
+        args.rows,
+        args.cols.clone(),
+        kind,
+        store.as_mut(),
+        &settings,
+        &mut |row| {
+            bar.inc(1);
+            let total = BoardTotal::new(row.board, kind, &row.answer.count);
+            // Text is printed line by line as boards are known; JSON and CSV at the end.
+            if format == Format::Table && printed.is_ok() {
+                let line = output::TextExporter::series_line(&total, rows.is_empty());
+                bar.suspend(|| printed = print(&line));
+            }
+            rows.push(total);
+        },
+    );
+    bar.finish_and_clear();
+    printed?;
+    result?;
+    if format != Format::Table {
+        print(&exporter.board_totals(&rows)?)?;
+    }
+    Ok(())
 }
 
 fn solve(args: SolveArgs, context: &Session) -> Result<()> {

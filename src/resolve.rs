@@ -1,11 +1,12 @@
 //! Answering questions: from the store where it has them, by the engines otherwise.
 //!
 //! Every distinct canonical question is answered once. The ones the store lacks are computed in
-//! parallel (rayon), one task per board so that a board's starts share one memo table, and every
-//! answer is saved as it arrives, in short transactions: an interrupted run keeps everything it
-//! finished. Board totals are the weighted sums of their boards' start counts.
+//! parallel (rayon), one task per question, and every answer is saved as it arrives, in short
+//! transactions: an interrupted run keeps everything it finished. An open board total comes from
+//! the frontier engine, or is the weighted sum of the board's start counts when the memo engine
+//! (or the reference) counts them.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -15,6 +16,7 @@ use rayon::prelude::*;
 
 use crate::board::Square;
 use crate::cancel::CancelFlag;
+use crate::count::frontier::{self, FrontierMode, FrontierStats};
 use crate::count::memo::{MemoCounter, MemoStats, count_cycles};
 use crate::count::reference;
 use crate::error::Error;
@@ -32,22 +34,71 @@ const SAVE_BATCH: usize = 1024;
 /// The engine name recorded for a zero decided by an existence theorem, without a search.
 pub const THEOREM: &str = "theorem";
 
-/// Which engine computes what the store lacks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum EngineChoice {
-    /// The memoized dynamic program.
-    #[default]
+/// An engine that computes counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Engine {
+    /// The memoized dynamic program over (square, unvisited squares).
     Memo,
+    /// The transfer-matrix dynamic program over the frontier.
+    Frontier,
     /// Plain backtracking, the reference.
     Reference,
 }
 
-impl EngineChoice {
+impl Engine {
     /// The name recorded in the store.
     pub const fn name(self) -> &'static str {
         match self {
-            EngineChoice::Memo => "memo",
-            EngineChoice::Reference => "reference",
+            Engine::Memo => "memo",
+            Engine::Frontier => "frontier",
+            Engine::Reference => "reference",
+        }
+    }
+}
+
+/// The engine asked for: one of them, or `Auto` to pick the faster for each question.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum EngineChoice {
+    /// The faster engine for each question: the memo engine for small boards (at most
+    /// [`AUTO_MEMO_SQUARES`] squares; [`AUTO_MEMO_TOTAL_SQUARES`] for board totals), the
+    /// frontier engine for larger boards, board totals and closed tours beyond them.
+    #[default]
+    Auto,
+    /// Always the memo engine.
+    Memo,
+    /// Always the frontier engine.
+    Frontier,
+    /// Always plain backtracking.
+    Reference,
+}
+
+/// `Auto` counts from a start and closed tours with the memo engine up to this many squares.
+pub const AUTO_MEMO_SQUARES: u64 = 40;
+
+/// `Auto` counts open board totals with the memo engine (the sum of the starts) up to this
+/// many squares: on these boards its per-square table is faster than the frontier's total.
+pub const AUTO_MEMO_TOTAL_SQUARES: u64 = 36;
+
+impl EngineChoice {
+    /// The engine that computes `question`.
+    pub fn engine_for(self, question: &Question) -> Engine {
+        match self {
+            EngineChoice::Memo => Engine::Memo,
+            EngineChoice::Frontier => Engine::Frontier,
+            EngineChoice::Reference => Engine::Reference,
+            EngineChoice::Auto => {
+                let board = question.board;
+                let narrow = board.rows().min(board.cols()) <= crate::count::frontier::MAX_WIDTH;
+                let limit = match (question.kind, question.start) {
+                    (TourKind::Open, None) => AUTO_MEMO_TOTAL_SQUARES,
+                    _ => AUTO_MEMO_SQUARES,
+                };
+                if board.squares() <= limit || !narrow {
+                    Engine::Memo
+                } else {
+                    Engine::Frontier
+                }
+            }
         }
     }
 }
@@ -82,8 +133,30 @@ pub struct Resolution {
     pub answers: HashMap<Question, Answer>,
     /// The questions asked that the store answered (the others were computed).
     pub from_store: HashSet<Question>,
-    /// What the memo engine did, summed over its tasks.
-    pub engine_stats: MemoStats,
+    /// What the engines did, summed over their tasks.
+    pub engine_stats: EngineStats,
+}
+
+/// What the engines did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EngineStats {
+    /// The memo engine's figures, summed over its tasks.
+    pub memo: MemoStats,
+    /// The frontier engine's figures (peaks are the largest of its tasks).
+    pub frontier: FrontierStats,
+}
+
+impl EngineStats {
+    fn add(&mut self, other: &EngineStats) {
+        self.memo.add(&other.memo);
+        let (a, b) = (&mut self.frontier, &other.frontier);
+        if b.peak_states > a.peak_states {
+            a.peak_states = b.peak_states;
+            a.peak_bytes = b.peak_bytes;
+        }
+        a.transitions += b.transitions;
+        a.count_bits = a.count_bits.max(b.count_bits);
+    }
 }
 
 impl Resolution {
@@ -113,31 +186,36 @@ pub fn resolve(
         .copied()
         .collect();
 
-    // What to compute: the missing start questions and closed questions, and every start of a
-    // board whose open total is missing (some may be stored).
-    let mut to_compute: BTreeSet<Question> = BTreeSet::new();
-    let mut extra: BTreeSet<Question> = BTreeSet::new();
+    // What to compute: the missing questions, except open totals that are sums of starts,
+    // for which every start is needed instead (some may be stored).
+    let mut to_compute: BTreeMap<Question, Engine> = BTreeMap::new();
+    let mut extra: BTreeMap<Question, Engine> = BTreeMap::new();
     for question in asked.iter().filter(|q| !known.contains_key(q)) {
-        match (question.kind, question.start) {
-            (TourKind::Closed, _) | (TourKind::Open, Some(_)) => {
-                to_compute.insert(*question);
-            }
-            (TourKind::Open, None) => extra.extend(
+        let engine = settings.engine.engine_for(question);
+        if question.kind == TourKind::Open && question.start.is_none() && engine != Engine::Frontier
+        {
+            extra.extend(
                 Question::starts_of_board(question.board, question.kind)
                     .into_iter()
-                    .map(|(start, _)| start),
-            ),
+                    .map(|(start, _)| (start, engine)),
+            );
+        } else {
+            to_compute.insert(*question, engine);
         }
     }
     if let Some(store) = store.as_deref() {
         let missing: Vec<Question> = extra
-            .iter()
+            .keys()
             .filter(|q| !known.contains_key(q))
             .copied()
             .collect();
         known.extend(store.lookup(&missing)?);
     }
-    to_compute.extend(extra.into_iter().filter(|q| !known.contains_key(q)));
+    for (question, engine) in extra {
+        if !known.contains_key(&question) {
+            to_compute.entry(question).or_insert(engine);
+        }
+    }
 
     progress(Progress::Planned {
         questions: to_compute.len(),
@@ -188,16 +266,15 @@ pub fn resolve(
     })
 }
 
-/// Computes `questions` in parallel, one task per board and kind, saving answers as they
-/// arrive.
+/// Computes `questions` in parallel, one task per question, saving answers as they arrive.
 fn compute(
-    questions: BTreeSet<Question>,
+    questions: BTreeMap<Question, Engine>,
     known: &mut HashMap<Question, Answer>,
     mut store: Option<&mut Store>,
     settings: &Settings,
     progress: &mut dyn FnMut(Progress<'_>),
-) -> Result<MemoStats, Error> {
-    let mut stats = MemoStats::default();
+) -> Result<EngineStats, Error> {
+    let mut stats = EngineStats::default();
     if questions.is_empty() {
         return Ok(stats);
     }
@@ -205,27 +282,31 @@ fn compute(
     // cores share the big boards start by start. (Separate tables per start cost little: on
     // 5x8, the starts together solve 1.4 times the states of one shared table, in about the
     // same time, since smaller tables are faster to use.)
-    let mut tasks: Vec<Question> = questions.into_iter().collect();
-    tasks.sort_by_key(|q| (q.board.squares(), *q));
+    let mut tasks: Vec<(Question, Engine)> = questions.into_iter().collect();
+    tasks.sort_by_key(|(q, _)| (q.board.squares(), *q));
 
+    // Tasks running side by side share the budget; a task alone has all of it.
     let threads = rayon::current_num_threads().max(1) as u64;
-    let task_budget = MemoryBudget::from_bytes(settings.memory.bytes() / threads);
+    let sharing = if tasks.len() == 1 { 1 } else { threads };
+    let task_budget = MemoryBudget::from_bytes(settings.memory.bytes() / sharing);
     let (sender, receiver) = mpsc::channel::<Message>();
     let mut first_error: Option<Error> = None;
     std::thread::scope(|scope| {
         let cancel = settings.cancel.clone();
-        let engine = settings.engine;
         scope.spawn(move || {
-            tasks.par_iter().for_each_with(sender, |sender, question| {
-                if cancel.is_cancelled() {
-                    return;
-                }
-                // The receiver outlives the tasks, so sending cannot fail.
-                let _ = sender.send(match compute_one(question, engine, task_budget, &cancel) {
-                    Ok((answer, stats)) => Message::Answer(answer, stats),
-                    Err(e) => Message::Failed(e),
+            tasks
+                .par_iter()
+                .for_each_with(sender, |sender, (question, engine)| {
+                    if cancel.is_cancelled() {
+                        return;
+                    }
+                    // The receiver outlives the tasks, so sending cannot fail.
+                    let _ =
+                        sender.send(match compute_one(question, *engine, task_budget, &cancel) {
+                            Ok((answer, stats)) => Message::Answer(answer, stats),
+                            Err(e) => Message::Failed(e),
+                        });
                 });
-            });
         });
 
         let mut pending: Vec<Answer> = Vec::new();
@@ -271,7 +352,7 @@ fn compute(
 /// What a computing task tells the thread that saves.
 enum Message {
     /// One answer, with the engine's figures.
-    Answer(Answer, MemoStats),
+    Answer(Answer, EngineStats),
     /// The task failed.
     Failed(Error),
 }
@@ -288,42 +369,58 @@ fn save(store: &mut Option<&mut Store>, pending: &mut Vec<Answer>) -> Result<(),
 /// search.
 fn compute_one(
     question: &Question,
-    engine: EngineChoice,
+    engine: Engine,
     budget: MemoryBudget,
     cancel: &CancelFlag,
-) -> Result<(Answer, MemoStats), Error> {
+) -> Result<(Answer, EngineStats), Error> {
     let board = question.board;
     let clock = Instant::now();
+    let mut stats = EngineStats::default();
     let theorem = match question.kind {
         TourKind::Open => no_open_tour(board, question.start),
         TourKind::Closed => no_closed_tour(board),
     };
     if theorem.is_some() {
         let answer = Answer::computed(*question, 0u32, THEOREM, 0.0);
-        return Ok((answer, MemoStats::default()));
+        return Ok((answer, stats));
     }
-    let (count, stats) = match (question.kind, question.start, engine) {
-        (TourKind::Open, Some(start), EngineChoice::Memo) => {
+    let mut frontier_count = |mode| -> Result<BigUint, Error> {
+        let (count, figures) = frontier::count(board, mode, budget, cancel)?;
+        stats.frontier = figures;
+        Ok(count)
+    };
+    let count: BigUint = match (question.kind, question.start, engine) {
+        (TourKind::Open, Some(start), Engine::Memo) => {
             let mut memo = MemoCounter::new(board, budget, cancel.clone())?;
             let count = memo.count_from(start)?;
-            (count, memo.stats())
+            stats.memo = memo.stats();
+            count.into()
         }
-        (TourKind::Open, Some(start), EngineChoice::Reference) => (
-            reference::count_open_tours(board, start, cancel)?,
-            MemoStats::default(),
-        ),
-        (TourKind::Closed, _, EngineChoice::Memo) => {
-            let (cycles, stats) = count_cycles(board, budget, cancel.clone())?;
-            (
-                cycles.checked_mul(2).ok_or(Error::Overflow { board })?,
-                stats,
-            )
+        (TourKind::Open, Some(start), Engine::Frontier) => {
+            frontier_count(FrontierMode::OpenFrom(start))?
         }
-        (TourKind::Closed, _, EngineChoice::Reference) => (
-            reference::count_closed_tours(board, Square::new(0, 0), cancel)?,
-            MemoStats::default(),
-        ),
-        (TourKind::Open, None, _) => unreachable!("open totals are sums of their starts"),
+        (TourKind::Open, Some(start), Engine::Reference) => {
+            reference::count_open_tours(board, start, cancel)?.into()
+        }
+        (TourKind::Open, None, Engine::Frontier) => {
+            let paths = frontier_count(FrontierMode::OpenAll)?;
+            // Directed: each path in both directions (the one-square tour is its own reverse).
+            if board.squares() == 1 {
+                paths
+            } else {
+                paths * 2u32
+            }
+        }
+        (TourKind::Closed, _, Engine::Memo) => {
+            let (cycles, figures) = count_cycles(board, budget, cancel.clone())?;
+            stats.memo = figures;
+            BigUint::from(cycles) * 2u32
+        }
+        (TourKind::Closed, _, Engine::Frontier) => frontier_count(FrontierMode::Closed)? * 2u32,
+        (TourKind::Closed, _, Engine::Reference) => {
+            reference::count_closed_tours(board, Square::new(0, 0), cancel)?.into()
+        }
+        (TourKind::Open, None, _) => unreachable!("these open totals are sums of their starts"),
     };
     let seconds = clock.elapsed().as_secs_f64();
     Ok((

@@ -119,7 +119,11 @@ pub fn series(
     } else {
         FrontierMode::OpenAll
     };
-    let plan = Plan::new(board, mode)?;
+    let mut plan = Plan::new(board, mode)?;
+    if low != high {
+        plan.colours = false;
+        plan.colour_flag = false;
+    }
     plan.run(
         low as usize..=high as usize,
         budget,
@@ -145,6 +149,9 @@ struct Plan {
     odd: bool,
     /// The state carries the colour of the first tour end (open tours on an even board).
     colour_flag: bool,
+    /// The colour rules for tour ends apply: the board's height is fixed. (A series counts
+    /// boards of every height in one pass, some even and some odd.)
+    colours: bool,
 }
 
 /// One square's step, with everything about it that does not depend on the state. Slots are
@@ -225,6 +232,7 @@ impl Plan {
             start,
             odd,
             colour_flag: mode == FrontierMode::OpenAll && !odd && w <= 7,
+            colours: true,
         })
     }
 
@@ -368,24 +376,25 @@ impl Plan {
         cancel: &CancelFlag,
         report: &mut dyn FnMut(usize, BigUint),
     ) -> Result<FrontierStats, Error> {
-        let mut found: Vec<(usize, BigUint)> = Vec::new();
-        let stats = match self.run_with::<Wd, u64>(&heights, budget, cancel, &mut found) {
+        // Heights are reported as soon as they are known; a run redone with wider counts
+        // (after an overflow) does not report them again.
+        let mut reported = std::collections::BTreeSet::new();
+        let mut once = |height: usize, count: BigUint| {
+            if reported.insert(height) {
+                report(height, count);
+            }
+        };
+        match self.run_with::<Wd, u64>(&heights, budget, cancel, &mut once) {
             Err(Error::Overflow { .. }) => {
-                found.clear();
-                match self.run_with::<Wd, u128>(&heights, budget, cancel, &mut found) {
+                match self.run_with::<Wd, u128>(&heights, budget, cancel, &mut once) {
                     Err(Error::Overflow { .. }) => {
-                        found.clear();
-                        self.run_with::<Wd, BigUint>(&heights, budget, cancel, &mut found)?
+                        self.run_with::<Wd, BigUint>(&heights, budget, cancel, &mut once)
                     }
-                    other => other?,
+                    other => other,
                 }
             }
-            other => other?,
-        };
-        for (height, count) in found {
-            report(height, count);
+            other => other,
         }
-        Ok(stats)
     }
 
     fn run_with<Wd: Word, T: Tally>(
@@ -393,7 +402,7 @@ impl Plan {
         heights: &std::ops::RangeInclusive<usize>,
         budget: MemoryBudget,
         cancel: &CancelFlag,
-        found: &mut Vec<(usize, BigUint)>,
+        report: &mut dyn FnMut(usize, BigUint),
     ) -> Result<FrontierStats, Error> {
         let codec = Codec::new(self.k);
         let mut stats = FrontierStats {
@@ -405,6 +414,7 @@ impl Plan {
         let mut layer: Vec<HashMap<u64, T>> = (0..SHARDS).map(|_| HashMap::new()).collect();
         layer[shard_of(initial)].insert(initial, T::one());
         let rows = *heights.end();
+        let mut last_reported = 0;
         for v in 0..rows * self.w {
             cancel.check()?;
             let step = self.step::<Wd>(v, heights);
@@ -416,7 +426,17 @@ impl Plan {
             let finished: Mutex<T> = Mutex::new(T::zero());
             let overflow = AtomicBool::new(false);
             let over_budget = AtomicBool::new(false);
-            let bytes = AtomicU64::new(0);
+            // The layer being read is freed shard by shard; count it as if it were all there.
+            let bytes = AtomicU64::new(
+                layer
+                    .iter()
+                    .map(|m| m.allocation_size() as u64)
+                    .sum::<u64>()
+                    + next
+                        .iter()
+                        .map(|m| m.lock().map_or(0, |m| m.allocation_size() as u64))
+                        .sum::<u64>(),
+            );
             let made = AtomicU64::new(0);
             // Each worker keeps its batches between shards, so their memory is reused.
             let workers = || -> Vec<Vec<(u64, T)>> {
@@ -509,19 +529,16 @@ impl Plan {
                 let total = finished
                     .into_inner()
                     .expect("no thread panics holding the total");
-                found.push((height, total.into_big()));
+                report(height, total.into_big());
+                last_reported = height;
             }
             if states == 0 {
                 break; // nothing can finish any more: the heights left count 0
             }
         }
-        // Heights whose boards finished with no completed state at all count 0.
-        for height in heights.clone() {
-            if !found.iter().any(|(h, _)| *h == height) {
-                found.push((height, BigUint::default()));
-            }
+        for height in (last_reported + 1).max(*heights.start())..=*heights.end() {
+            report(height, BigUint::default());
         }
-        found.sort_by_key(|(h, _)| *h);
         Ok(stats)
     }
 
@@ -746,7 +763,9 @@ impl Plan {
                                     return false;
                                 }
                                 let start_colour = self.corner_colour(start);
-                                if self.odd && !colour || !self.odd && colour == start_colour {
+                                if self.colours
+                                    && (self.odd && !colour || !self.odd && colour == start_colour)
+                                {
                                     return false;
                                 }
                             }
@@ -755,7 +774,7 @@ impl Plan {
                             }
                         }
                         None => {
-                            if ends > 2 || self.odd && !colour {
+                            if ends > 2 || self.colours && self.odd && !colour {
                                 return false;
                             }
                             if self.colour_flag {
@@ -782,6 +801,9 @@ impl Plan {
         let ends = forced.count_ones() + left + u32::from(step.start_pending);
         if ends > 2 {
             return false;
+        }
+        if !self.colours {
+            return true;
         }
         let others = forced & !step.start_mask;
         if self.odd {
@@ -1103,6 +1125,33 @@ mod tests {
         assert_eq!(run(1, 1, FrontierMode::OpenAll), 1);
         assert_eq!(run(1, 1, FrontierMode::Closed), 0);
         assert_eq!(run(2, 7, FrontierMode::OpenAll), 0);
+    }
+
+    #[test]
+    fn open_series_matches_single_counts() {
+        for width in [3u32, 4, 5] {
+            let mut seen = Vec::new();
+            series(
+                width,
+                width..=9,
+                false,
+                MemoryBudget::DEFAULT,
+                &CancelFlag::new(),
+                &mut |h, c| seen.push((h, c)),
+            )
+            .unwrap();
+            for (height, count) in seen {
+                let single = super::count(
+                    Board::new(height, width).unwrap(),
+                    FrontierMode::OpenAll,
+                    MemoryBudget::DEFAULT,
+                    &CancelFlag::new(),
+                )
+                .unwrap()
+                .0;
+                assert_eq!(count, single, "{width}x{height}");
+            }
+        }
     }
 
     #[test]

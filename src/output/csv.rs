@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use super::{AnswerRecord, ClosedReport, Exporter, StartCount};
+use super::{AnswerRecord, BoardTotal, ClosedReport, Exporter, StartCount};
 use crate::count::CountTable;
 use crate::error::Error;
 use crate::exchange::CSV_COLUMNS;
@@ -52,6 +52,20 @@ impl Exporter for CsvExporter {
                 "reason",
             ],
             [report],
+        ))
+    }
+
+    fn board_totals(&self, totals: &[BoardTotal]) -> Result<String, Error> {
+        Ok(to_csv(
+            &[
+                "rows",
+                "cols",
+                "kind",
+                "total_directed",
+                "total_undirected",
+                "reason",
+            ],
+            totals,
         ))
     }
 

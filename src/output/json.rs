@@ -1,6 +1,6 @@
 //! JSON: one compact object per answer, counts as strings of decimal digits.
 
-use super::{AnswerRecord, ClosedReport, Exporter, StartCount, TableReport};
+use super::{AnswerRecord, BoardTotal, ClosedReport, Exporter, StartCount, TableReport};
 use crate::count::CountTable;
 use crate::error::Error;
 use crate::store::Answer;
@@ -39,6 +39,13 @@ impl Exporter for JsonExporter {
 
     fn closed_board(&self, report: &ClosedReport) -> Result<String, Error> {
         Ok(to_json(report))
+    }
+
+    fn board_totals(&self, totals: &[BoardTotal]) -> Result<String, Error> {
+        Ok(match totals {
+            [total] => to_json(total),
+            many => to_json_lines(many),
+        })
     }
 
     fn start_counts(&self, answers: &[StartCount]) -> Result<String, Error> {

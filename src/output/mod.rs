@@ -156,6 +156,41 @@ impl TableReport {
     }
 }
 
+/// The total of one board: every tour counted in both directions, and once.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct BoardTotal {
+    /// Board rows.
+    pub rows: u32,
+    /// Board columns.
+    pub cols: u32,
+    /// What was counted: `open` or `closed`.
+    pub kind: &'static str,
+    /// Every tour in both directions.
+    pub total_directed: Count,
+    /// Every tour once: open paths, or cycles.
+    pub total_undirected: Count,
+    /// The theorem that makes the count 0 without a search, if one does.
+    pub reason: Option<String>,
+}
+
+impl BoardTotal {
+    /// The total of `kind` tours on `board` from its directed count.
+    pub fn new(board: Board, kind: TourKind, directed: &BigUint) -> Self {
+        BoardTotal {
+            rows: board.rows(),
+            cols: board.cols(),
+            kind: kind.name(),
+            total_directed: Count(directed.clone()),
+            total_undirected: Count(crate::count::undirected(board, directed)),
+            reason: match kind {
+                TourKind::Open => no_open_tour(board, None),
+                TourKind::Closed => no_closed_tour(board),
+            }
+            .map(|r| r.to_string()),
+        }
+    }
+}
+
 /// A stored answer as exported: the columns of `knights export` and `knights query`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct AnswerRecord {
@@ -249,6 +284,8 @@ pub trait Exporter {
     fn table(&self, table: &CountTable) -> Result<String, Error>;
     /// The closed tours of a board.
     fn closed_board(&self, report: &ClosedReport) -> Result<String, Error>;
+    /// Board totals: one board (`count --total`) or a series of them.
+    fn board_totals(&self, totals: &[BoardTotal]) -> Result<String, Error>;
     /// Counts of many queries, in order (a batch).
     fn start_counts(&self, answers: &[StartCount]) -> Result<String, Error>;
     /// Stored answers with their provenance (`query`, `export`).

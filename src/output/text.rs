@@ -2,7 +2,7 @@
 
 use std::fmt::Write;
 
-use super::{AnswerRecord, ClosedReport, Exporter, StartCount};
+use super::{AnswerRecord, BoardTotal, ClosedReport, Exporter, StartCount};
 use crate::count::CountTable;
 use crate::error::Error;
 use crate::store::Answer;
@@ -40,6 +40,22 @@ fn columns(header: &[&str], left: &[bool], rows: &[Vec<String>]) -> String {
     out
 }
 
+impl TextExporter {
+    /// One board of a series as a line of text (after a header line when `first`), for
+    /// printing as each board is known: sides and kind aligned, counts as they are.
+    pub fn series_line(total: &BoardTotal, first: bool) -> String {
+        let header = if first {
+            "rows  cols  kind    directed  undirected\n"
+        } else {
+            ""
+        };
+        format!(
+            "{header}{:>4}  {:>4}  {:<6}  {}  {}\n",
+            total.rows, total.cols, total.kind, total.total_directed, total.total_undirected
+        )
+    }
+}
+
 impl Exporter for TextExporter {
     fn start_count(&self, answer: &StartCount) -> Result<String, Error> {
         Ok(format!("{}\n", answer.count))
@@ -70,6 +86,47 @@ impl Exporter for TextExporter {
              directed (each in both directions):    {}\n\
              from any one square (directed):        {}  (the same for every square: a closed tour passes through them all)\n",
             report.rows, report.cols, report.cycles, report.directed, report.per_square
+        ))
+    }
+
+    /// One board: its totals on two lines; several: a table, one line per board.
+    fn board_totals(&self, totals: &[BoardTotal]) -> Result<String, Error> {
+        if let [total] = totals {
+            let once = if total.kind == "closed" {
+                "cycles"
+            } else {
+                "undirected"
+            };
+            return Ok(format!(
+                "{} tours of the {}x{} board:\ntotal (directed):   {}\ntotal ({once}): {}{}\n",
+                if total.kind == "closed" {
+                    "Closed"
+                } else {
+                    "Open"
+                },
+                total.rows,
+                total.cols,
+                total.total_directed,
+                if total.kind == "closed" { "    " } else { "" },
+                total.total_undirected
+            ));
+        }
+        let rows: Vec<Vec<String>> = totals
+            .iter()
+            .map(|t| {
+                vec![
+                    t.rows.to_string(),
+                    t.cols.to_string(),
+                    t.kind.to_string(),
+                    t.total_directed.to_string(),
+                    t.total_undirected.to_string(),
+                ]
+            })
+            .collect();
+        Ok(columns(
+            &["rows", "cols", "kind", "directed", "undirected"],
+            &[false, false, true, false, false],
+            &rows,
         ))
     }
 

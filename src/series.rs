@@ -1,0 +1,146 @@
+//! Tables of board totals, `ROWS × n` for a range of `n` (the OEIS kind): answered from the
+//! store where it can, the rest computed — in one pass of the frontier engine over the tallest
+//! board where it can — and saved as each board is known.
+
+use std::collections::BTreeMap;
+use std::ops::RangeInclusive;
+use std::time::Instant;
+
+use crate::board::Board;
+use crate::count::frontier::{self, MAX_WIDTH};
+use crate::error::Error;
+use crate::existence::no_tour;
+use crate::question::{Question, TourKind};
+use crate::resolve::{self, Engine, EngineChoice, Settings, THEOREM};
+use crate::store::{Answer, Store};
+
+/// One board of a series.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SeriesRow {
+    /// The board, `rows × n` as asked.
+    pub board: Board,
+    /// Its answer (the directed total).
+    pub answer: Answer,
+    /// True when the store had it.
+    pub from_store: bool,
+}
+
+/// The boards `rows × n` for `n` in `cols`: their totals of `kind` tours, reported to `row` in
+/// order of `n` as each is known, and saved to `store`.
+pub fn series(
+    rows: u32,
+    cols: RangeInclusive<u32>,
+    kind: TourKind,
+    mut store: Option<&mut Store>,
+    settings: &Settings,
+    row: &mut dyn FnMut(&SeriesRow),
+) -> Result<(), Error> {
+    let boards: Vec<Board> = cols
+        .clone()
+        .map(|n| Board::new(rows, n))
+        .collect::<Result<_, _>>()?;
+    let question = |board: &Board| Question::total(*board, kind);
+    let mut known: BTreeMap<u32, (Answer, bool)> = BTreeMap::new();
+    if let Some(store) = store.as_deref() {
+        let questions: Vec<Question> = boards.iter().map(question).collect();
+        let stored = store.lookup(&questions)?;
+        for board in &boards {
+            if let Some(answer) = stored.get(&question(board)) {
+                known.insert(board.cols(), (answer.clone(), true));
+            }
+        }
+    }
+    // Zeros that a theorem decides need no search.
+    for board in &boards {
+        if !known.contains_key(&board.cols()) && no_tour(*board, kind, None).is_some() {
+            let answer = Answer::computed(question(board), 0u32, THEOREM, 0.0);
+            save(&mut store, &answer)?;
+            known.insert(board.cols(), (answer, false));
+        }
+    }
+    let mut next = *cols.start();
+    let mut flush = |known: &BTreeMap<u32, (Answer, bool)>, next: &mut u32| {
+        while let Some((answer, from_store)) = known.get(next) {
+            row(&SeriesRow {
+                board: Board::new(rows, *next).expect("checked above"),
+                answer: answer.clone(),
+                from_store: *from_store,
+            });
+            *next += 1;
+        }
+    };
+    flush(&known, &mut next);
+    let missing: Vec<Board> = boards
+        .iter()
+        .filter(|b| !known.contains_key(&b.cols()))
+        .copied()
+        .collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+
+    // The frontier engine counts every height of one width in a single pass.
+    let one_pass =
+        rows <= MAX_WIDTH && matches!(settings.engine, EngineChoice::Auto | EngineChoice::Frontier);
+    let (tall, short): (Vec<Board>, Vec<Board>) =
+        missing.iter().partition(|b| one_pass && b.cols() >= rows);
+    for board in short {
+        let answer = resolve::resolve(
+            &[question(&board)],
+            store.as_deref_mut(),
+            settings,
+            &mut |_| {},
+        )?
+        .answers
+        .remove(&question(&board))
+        .expect("the question was asked");
+        known.insert(board.cols(), (answer, false));
+        flush(&known, &mut next);
+    }
+    if let (Some(low), Some(high)) = (tall.first(), tall.last()) {
+        let wanted: Vec<u32> = tall.iter().map(Board::cols).collect();
+        let clock = Instant::now();
+        let mut failure = None;
+        frontier::series(
+            rows,
+            low.cols()..=high.cols(),
+            kind == TourKind::Closed,
+            settings.memory,
+            &settings.cancel,
+            &mut |n, count| {
+                if failure.is_some() || !wanted.contains(&n) {
+                    return;
+                }
+                let board = Board::new(rows, n).expect("checked above");
+                let directed = if board.squares() == 1 {
+                    count
+                } else {
+                    count * 2u32
+                };
+                let answer = Answer::computed(
+                    question(&board),
+                    directed,
+                    Engine::Frontier.name(),
+                    clock.elapsed().as_secs_f64(),
+                );
+                if let Err(e) = save(&mut store, &answer) {
+                    failure = Some(e);
+                    return;
+                }
+                known.insert(n, (answer, false));
+                flush(&known, &mut next);
+            },
+        )?;
+        if let Some(e) = failure {
+            return Err(e);
+        }
+    }
+    Ok(())
+}
+
+fn save(store: &mut Option<&mut Store>, answer: &Answer) -> Result<(), Error> {
+    if let Some(store) = store.as_deref_mut() {
+        store.save(std::slice::from_ref(answer))?;
+    }
+    Ok(())
+}
