@@ -10,6 +10,12 @@
 //!   every board with `m >= 5`.
 //! * Colour: a knight alternates colours, so on a board with an odd number of squares a tour
 //!   starts and ends on the majority colour (the corners' colour).
+//! * Four rows: on a 4×n board an open tour starts and ends in the two outer rows. The outer
+//!   rows only border the inner ones (the partition of Schwenk's proof), so the outer squares,
+//!   half of the board, are never next to each other on a tour; filling half of a path that way
+//!   means alternating exactly, which would put every outer square on one colour — but the
+//!   outer rows hold n squares of each — unless the path starts and ends outside and has one
+//!   pair of inner squares in a row.
 
 use std::fmt;
 
@@ -33,6 +39,8 @@ pub enum NoTour {
     OpenBoard(Board),
     /// Open: the start is on the minority colour of an odd board.
     OpenMinorityColour(Board, Square),
+    /// Open: the start is in one of the two inner rows of a 4×n board.
+    OpenFourRowsInner(Board, Square),
 }
 
 impl fmt::Display for NoTour {
@@ -54,6 +62,10 @@ impl fmt::Display for NoTour {
             NoTour::OpenBoard(board) => write!(
                 f,
                 "no open tour on {board}: for m <= n, open tours exist only on 1x1, 3x4, 3xn (n >= 7), 4xn (n >= 5) and boards with m >= 5 (Conrad et al. 1994)"
+            ),
+            NoTour::OpenFourRowsInner(board, square) => write!(
+                f,
+                "no open tour from {square} on {board}: on a board with a side of 4 a tour starts and ends in the two outer lines, and {square} is in an inner one"
             ),
             NoTour::OpenMinorityColour(board, square) => write!(
                 f,
@@ -90,6 +102,12 @@ pub fn no_open_tour(board: Board, start: Option<Square>) -> Option<NoTour> {
     match start {
         Some(square) if colour_forbids_start(board, square) => {
             Some(NoTour::OpenMinorityColour(board, square))
+        }
+        Some(square)
+            if board.rows() == 4 && matches!(square.row, 1 | 2)
+                || board.cols() == 4 && matches!(square.col, 1 | 2) =>
+        {
+            Some(NoTour::OpenFourRowsInner(board, square))
         }
         _ => None,
     }
@@ -145,5 +163,8 @@ mod tests {
         assert!(no_open_tour(board(4, 4), None).is_some());
         assert!(no_open_tour(board(5, 5), Some(Square::new(0, 1))).is_some());
         assert!(no_open_tour(board(5, 5), Some(Square::new(0, 0))).is_none());
+        assert!(no_open_tour(board(4, 9), Some(Square::new(2, 3))).is_some());
+        assert!(no_open_tour(board(9, 4), Some(Square::new(3, 1))).is_some());
+        assert!(no_open_tour(board(9, 4), Some(Square::new(3, 0))).is_none());
     }
 }

@@ -286,3 +286,40 @@ fn solve_batch_and_precompute_handle_closed_tours() {
     other.knights().arg("import").arg(&file).assert().success();
     assert_eq!(other.answers(), records.len() as i64);
 }
+
+/// On 4xn boards open tours start only in the outer lines: every start of 4x5 .. 4x12 (one
+/// square of each symmetry class), counted by the frontier engine, agrees with the theorem, in
+/// both orientations.
+#[test]
+fn four_row_boards_have_tours_only_from_outer_lines() {
+    use knights::count::frontier::{self, FrontierMode};
+    for n in 5..=12u32 {
+        let board = Board::new(4, n).unwrap();
+        for square in board.canonical_squares() {
+            let transposed = knights::Symmetry::Transpose;
+            assert_eq!(
+                no_open_tour(board, Some(square)).is_some(),
+                no_open_tour(
+                    transposed.target(board),
+                    Some(transposed.apply(board, square))
+                )
+                .is_some()
+            );
+            {
+                let (count, _) = frontier::count(
+                    board,
+                    FrontierMode::OpenFrom(square),
+                    MemoryBudget::DEFAULT,
+                    &CancelFlag::new(),
+                )
+                .unwrap();
+                let ruled_out = no_open_tour(board, Some(square)).is_some();
+                assert_eq!(
+                    ruled_out,
+                    count == num_bigint::BigUint::default(),
+                    "{board} {square}: {count}"
+                );
+            }
+        }
+    }
+}

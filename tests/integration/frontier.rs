@@ -85,3 +85,127 @@ fn published_counts() {
     }
     assert_eq!(checked.len(), 18 + 10, "{checked:?}");
 }
+
+#[test]
+fn count_total_and_closed_through_the_frontier_engine() {
+    use predicates::str::contains;
+    let test = crate::util::TestStore::new();
+    test.knights()
+        .args(["count", "5", "8", "--total"])
+        .assert()
+        .success()
+        .stdout("Open tours of the 5x8 board:\ntotal (directed):   36122108\ntotal (undirected): 18061054\n");
+    test.knights()
+        .args(["count", "6", "8", "--closed", "--stats"])
+        .assert()
+        .success()
+        .stdout(contains(
+            "cycles (each closed tour once):        55488142\n",
+        ))
+        .stderr(contains("computed by the frontier engine"));
+    // The store records which engine computed each answer.
+    test.knights()
+        .args(["query", "--board", "8x6", "--format", "csv"])
+        .assert()
+        .success()
+        .stdout(contains("6,8,closed,,,110976284,frontier,"));
+    // Both engines, asked by name, agree.
+    for engine in ["memo", "frontier"] {
+        crate::util::knights()
+            .args([
+                "--no-cache",
+                "count",
+                "5",
+                "6",
+                "1",
+                "2",
+                "--engine",
+                engine,
+            ])
+            .assert()
+            .success()
+            .stdout("84\n");
+    }
+    let output = test
+        .knights()
+        .args(["count", "4", "10", "--total", "--format", "json"])
+        .output()
+        .unwrap();
+    let value: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(value["total_directed"], "2426224");
+    assert_eq!(value["total_undirected"], "1213112");
+}
+
+#[test]
+fn series_prints_one_line_per_board_and_saves_them() {
+    use predicates::str::contains;
+    let test = crate::util::TestStore::new();
+    test.knights()
+        .args(["series", "3", "--cols", "16..20", "--closed"])
+        .assert()
+        .success()
+        .stdout(
+            "rows  cols  kind    directed  undirected\n   \
+                3    16  closed  30848  15424\n   \
+                3    17  closed  0  0\n   \
+                3    18  closed  295456  147728\n   \
+                3    19  closed  0  0\n   \
+                3    20  closed  2896832  1448416\n",
+        );
+    // Again: every board from the store, and the same lines.
+    test.knights()
+        .args([
+            "series", "3", "--cols", "18..18", "--closed", "--format", "csv",
+        ])
+        .assert()
+        .success()
+        .stdout(
+            "rows,cols,kind,total_directed,total_undirected,reason\n3,18,closed,295456,147728,\n",
+        );
+    test.knights()
+        .args(["query", "--board", "3x18", "--kind", "closed"])
+        .assert()
+        .success()
+        .stdout(contains("frontier"));
+    // Long boards: counts far beyond 128 bits, exactly.
+    let output = test
+        .knights()
+        .args([
+            "series", "3", "--cols", "4..300", "--closed", "--format", "json",
+        ])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let value: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let rows = value.as_array().unwrap();
+    assert_eq!(rows.len(), 297);
+    let last = rows[296]["total_undirected"].as_str().unwrap();
+    assert!(last.len() > 70, "{last}");
+    assert_eq!(rows[6]["total_undirected"], "16"); // 3x10
+    // Bad ranges are refused.
+    crate::util::knights()
+        .args(["series", "3", "--cols", "9..4"])
+        .assert()
+        .code(2)
+        .stderr(contains("is empty"));
+}
+
+#[test]
+fn the_memory_budget_stops_the_frontier_engine_with_a_clear_message() {
+    use predicates::str::contains;
+    crate::util::knights()
+        .args([
+            "--no-cache",
+            "--memory",
+            "2M",
+            "count",
+            "7",
+            "8",
+            "--closed",
+        ])
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr(contains("over the memory budget"))
+        .stderr(contains("allow more with --memory"));
+}
