@@ -88,12 +88,43 @@ pub fn count(
         let count = u32::from(mode != FrontierMode::Closed);
         return Ok((BigUint::from(count), FrontierStats::default()));
     }
+    if mode == FrontierMode::Closed && plan.meets() {
+        return count_closed_meeting(board, budget, cancel);
+    }
     let heights = plan.h..=plan.h;
     let mut result = None;
     let stats = plan.run(heights, budget, cancel, &mut |_, count| {
         result = Some(count)
     })?;
     Ok((result.unwrap_or_default(), stats))
+}
+
+/// Counts the closed tours of `board` by meeting in the middle: the board is cut between its
+/// two middle rows (rows are the short side, and both sides are even), the top half's states
+/// are computed up to the cut — including the moves across it that the top half owns — and the
+/// bottom half's states are the same states turned 180 degrees. A top state and a turned one
+/// join when every square on the cut gets two moves in all and the paths of both halves close
+/// into a single cycle. The largest layer is that of a half board, a small part of what the
+/// direct computation holds at its peak.
+pub fn count_closed_meeting(
+    board: Board,
+    budget: MemoryBudget,
+    cancel: &CancelFlag,
+) -> Result<(BigUint, FrontierStats), Error> {
+    let mut plan = Plan::new(board, FrontierMode::Closed)?;
+    if !plan.meets() {
+        let mut direct = plan;
+        direct.split = None;
+        let heights = direct.h..=direct.h;
+        let mut result = BigUint::default();
+        let stats = direct.run(heights, budget, cancel, &mut |_, count| result = count)?;
+        return Ok((result, stats));
+    }
+    plan.split = Some(plan.h / 2);
+    match plan.meet::<u64>(budget, cancel) {
+        Err(Error::Overflow { .. }) => plan.meet::<u128>(budget, cancel),
+        other => other,
+    }
 }
 
 /// Counts closed tours (`closed`) or all open tours of every `width × h` board for `h` in
@@ -152,6 +183,9 @@ struct Plan {
     /// The colour rules for tour ends apply: the board's height is fixed. (A series counts
     /// boards of every height in one pass, some even and some odd.)
     colours: bool,
+    /// Meeting in the middle: only the top half is computed, up to and including row `m` of
+    /// the moves it owns (see [`count_closed_meeting`]).
+    split: Option<usize>,
 }
 
 /// One square's step, with everything about it that does not depend on the state. Slots are
@@ -159,6 +193,8 @@ struct Plan {
 /// masks mark a slot `i` by bit `4 i`.
 #[derive(Clone, Debug)]
 struct Step<Wd> {
+    /// The square of this step (row-major, oriented board).
+    v: usize,
     /// Slots that are a knight's move back from `v`.
     neighbours: [usize; 4],
     neighbour_count: usize,
@@ -233,27 +269,67 @@ impl Plan {
             odd,
             colour_flag: mode == FrontierMode::OpenAll && !odd && w <= 7,
             colours: true,
+            split: None,
         })
+    }
+
+    /// Closed tours meet in the middle: the halves are each other's half turn (an even number
+    /// of rows, so that the cut lies between two of them).
+    fn meets(&self) -> bool {
+        self.mode == FrontierMode::Closed && self.h.is_multiple_of(2) && self.h >= 4 && self.w >= 3
     }
 
     fn corner_colour(&self, v: usize) -> bool {
         ((v / self.w) + (v % self.w)).is_multiple_of(2)
     }
 
-    /// Forward moves of square `u` (to later squares) that land after `v`.
+    /// The moves of square `u` not yet decided once square `v` is processed: those to later
+    /// squares, and, when meeting in the middle, those this half never decides.
     fn future_moves(&self, u: usize, v: usize, rows: usize) -> u8 {
         let (r, c) = ((u / self.w) as i64, (u % self.w) as i64);
         let mut count = 0;
-        for (dr, dc) in [(1, -2), (1, 2), (2, -1), (2, 1)] {
-            let (rr, cc) = (r + dr, c + dc);
-            if rr < rows as i64 && cc >= 0 && cc < self.w as i64 {
-                let target = (rr as usize) * self.w + cc as usize;
-                if target > v {
+        for (dr, dc) in crate::board::KNIGHT_MOVES {
+            let (rr, cc) = (r + dr as i64, c + dc as i64);
+            if rr >= 0 && rr < rows as i64 && cc >= 0 && cc < self.w as i64 {
+                let x = (rr as usize) * self.w + cc as usize;
+                let (earlier, later) = (u.min(x), u.max(x));
+                if later > v || !self.owned(earlier, later) {
                     count += 1;
                 }
             }
         }
         count
+    }
+
+    /// True when the move between `earlier` and `later` is decided by this computation (at
+    /// square `later`). Meeting in the middle at row `m`, the top half owns the moves among
+    /// rows `0..m`, those from row `m - 2` to row `m`, and the half of the moves between rows
+    /// `m - 1` and `m` that is not the other half's turned by 180 degrees.
+    fn owned(&self, earlier: usize, later: usize) -> bool {
+        let Some(m) = self.split else {
+            return true;
+        };
+        let w = self.w;
+        let (re, ce) = (earlier / w, earlier % w);
+        let (rl, cl) = (later / w, later % w);
+        if rl < m {
+            return true;
+        }
+        if rl > m {
+            return false;
+        }
+        match re + 1 {
+            r if r + 1 == m => true, // from row m - 2
+            r if r == m => {
+                // (m-1, c) - (m, c + 2) for 2c < w - 3, and (m-1, c) - (m, c - 2) for 2c < w + 1.
+                if cl == ce + 2 {
+                    2 * ce + 3 < w
+                } else {
+                    ce + 2 == cl + 4 && 2 * ce < w + 1
+                }
+            }
+            _ => false,
+        }
     }
 
     fn step<Wd: Word>(&self, v: usize, heights: &std::ops::RangeInclusive<usize>) -> Step<Wd> {
@@ -273,6 +349,8 @@ impl Plan {
         if r >= 1 && c + 2 < w {
             neighbours.push(k - (w - 2)); // (r-1, c+2)
         }
+        // Meeting in the middle, the other half decides some moves.
+        neighbours.retain(|&slot| self.owned(v + slot - k, v));
         let rows = *heights.end();
         let square = |slot: usize| (v + slot).checked_sub(k);
         let future: Vec<u8> = (0..=k)
@@ -328,9 +406,11 @@ impl Plan {
         let mut neighbour_slots = [0usize; 4];
         neighbour_slots[..neighbours.len()].copy_from_slice(&neighbours);
         Step {
+            v,
             all: next | Wd::nibble(0, 1),
-            // The fixed start breaks the symmetry.
-            mirror: row_end && self.start.is_none(),
+            // The fixed start breaks the symmetry. Meeting in the middle, the halves' states are
+            // joined with each other, so neither may be folded.
+            mirror: row_end && self.start.is_none() && self.split.is_none(),
             neighbours: neighbour_slots,
             neighbour_count: neighbours.len(),
             finishes: (row_end && heights.contains(&(r + 1))).then_some(r + 1),
@@ -418,118 +498,11 @@ impl Plan {
         for v in 0..rows * self.w {
             cancel.check()?;
             let step = self.step::<Wd>(v, heights);
-            // Sized for a layer like the last one, so that the maps rarely grow while filled.
-            let expected = layer.iter().map(HashMap::len).sum::<usize>() / SHARDS;
-            let next: Vec<Mutex<HashMap<u64, T>>> = (0..SHARDS)
-                .map(|_| Mutex::new(HashMap::with_capacity(expected)))
-                .collect();
-            let finished: Mutex<T> = Mutex::new(T::zero());
-            let overflow = AtomicBool::new(false);
-            let over_budget = AtomicBool::new(false);
-            // The layer being read is freed shard by shard; count it as if it were all there.
-            let bytes = AtomicU64::new(
-                layer
-                    .iter()
-                    .map(|m| m.allocation_size() as u64)
-                    .sum::<u64>()
-                    + next
-                        .iter()
-                        .map(|m| m.lock().map_or(0, |m| m.allocation_size() as u64))
-                        .sum::<u64>(),
-            );
-            let made = AtomicU64::new(0);
-            // Each worker keeps its batches between shards, so their memory is reused.
-            let workers = || -> Vec<Vec<(u64, T)>> {
-                (0..SHARDS).map(|_| Vec::with_capacity(BATCH)).collect()
-            };
-            layer
-                .into_par_iter()
-                .for_each_init(workers, |buffers, shard| {
-                    if overflow.load(Ordering::Relaxed) || over_budget.load(Ordering::Relaxed) {
-                        return;
-                    }
-                    let mut done = T::zero();
-                    let mut local_made = 0u64;
-                    let flush = |target: usize, buffer: &mut Vec<(u64, T)>| {
-                        let mut map = next[target]
-                            .lock()
-                            .expect("no thread panics holding a shard");
-                        let before = map.allocation_size();
-                        for (key, count) in buffer.drain(..) {
-                            if !map.entry(key).or_insert_with(T::zero).add(&count) {
-                                overflow.store(true, Ordering::Relaxed);
-                            }
-                        }
-                        let grown = map.allocation_size() - before;
-                        if grown > 0
-                            && bytes.fetch_add(grown as u64, Ordering::Relaxed) + grown as u64
-                                > budget.bytes()
-                        {
-                            over_budget.store(true, Ordering::Relaxed);
-                        }
-                    };
-                    for (key, count) in shard {
-                        self.transitions(&codec, &step, key, |outcome| match outcome {
-                            Outcome::Next(next_key) => {
-                                local_made += 1;
-                                let target = shard_of(next_key);
-                                buffers[target].push((next_key, count.clone()));
-                                if buffers[target].len() >= BATCH {
-                                    flush(target, &mut buffers[target]);
-                                }
-                            }
-                            Outcome::Finished => {
-                                if !done.add(&count) {
-                                    overflow.store(true, Ordering::Relaxed);
-                                }
-                            }
-                        });
-                        if overflow.load(Ordering::Relaxed) || over_budget.load(Ordering::Relaxed) {
-                            return;
-                        }
-                    }
-                    for (target, buffer) in buffers.iter_mut().enumerate() {
-                        if !buffer.is_empty() {
-                            flush(target, buffer);
-                        }
-                    }
-                    if !finished
-                        .lock()
-                        .expect("no thread panics holding the total")
-                        .add(&done)
-                    {
-                        overflow.store(true, Ordering::Relaxed);
-                    }
-                    made.fetch_add(local_made, Ordering::Relaxed);
-                });
-            if overflow.load(Ordering::Relaxed) {
-                return Err(Error::Overflow { board: self.board });
-            }
-            layer = next
-                .into_iter()
-                .map(|m| m.into_inner().expect("no thread panics holding a shard"))
-                .collect();
+            let (next, finished) = self.advance(&codec, layer, &step, budget, &mut stats)?;
+            layer = next;
             let states: u64 = layer.iter().map(|m| m.len() as u64).sum();
-            let held: u64 = layer.iter().map(|m| m.allocation_size() as u64).sum();
-            if over_budget.load(Ordering::Relaxed) {
-                return Err(Error::MemoryBudget {
-                    board: self.board,
-                    square: v,
-                    states,
-                    bytes: bytes.load(Ordering::Relaxed),
-                    budget: budget.bytes(),
-                });
-            }
-            stats.transitions += made.load(Ordering::Relaxed);
-            if states > stats.peak_states {
-                stats.peak_states = states;
-                stats.peak_bytes = held;
-            }
             if let Some(height) = step.finishes {
-                let total = finished
-                    .into_inner()
-                    .expect("no thread panics holding the total");
-                report(height, total.into_big());
+                report(height, finished.into_big());
                 last_reported = height;
             }
             if states == 0 {
@@ -540,6 +513,241 @@ impl Plan {
             report(height, BigUint::default());
         }
         Ok(stats)
+    }
+
+    /// The meeting in the middle (see [`count_closed_meeting`]).
+    fn meet<T: Tally + Into<u128> + Copy>(
+        &self,
+        budget: MemoryBudget,
+        cancel: &CancelFlag,
+    ) -> Result<(BigUint, FrontierStats), Error> {
+        if self.k < 16 {
+            self.meet_word::<u64, T>(budget, cancel)
+        } else {
+            self.meet_word::<u128, T>(budget, cancel)
+        }
+    }
+
+    fn meet_word<Wd: Word, T: Tally + Into<u128> + Copy>(
+        &self,
+        budget: MemoryBudget,
+        cancel: &CancelFlag,
+    ) -> Result<(BigUint, FrontierStats), Error> {
+        let m = self.split.expect("a split row");
+        let w = self.w;
+        let codec = Codec::new(self.k);
+        let mut stats = FrontierStats {
+            count_bits: T::BITS,
+            ..FrontierStats::default()
+        };
+        let initial = codec.encode::<Wd>(Wd::repeat(FULL, self.k), 0);
+        let mut layer: Vec<HashMap<u64, T>> = (0..SHARDS).map(|_| HashMap::new()).collect();
+        layer[shard_of(initial)].insert(initial, T::one());
+        let heights = self.h..=self.h;
+        for v in 0..(m + 1) * w {
+            cancel.check()?;
+            let step = self.step::<Wd>(v, &heights);
+            layer = self.advance(&codec, layer, &step, budget, &mut stats)?.0;
+        }
+        // The cut: rows m - 1 and m, 2w squares; square i is row m - 1 + i / w, column i % w.
+        // Each state becomes the degrees and pairings of the cut's squares, grouped by degrees.
+        let mut classes: HashMap<u32, Vec<(u64, T)>> = HashMap::new();
+        for shard in layer {
+            for (key, count) in shard {
+                let (window, _) = codec.decode::<Wd>(key);
+                if window.code(0) != FULL {
+                    continue; // a square above the cut left unfinished
+                }
+                let mut degrees = 0u32;
+                let mut partners = u64::MAX;
+                for i in 0..2 * w {
+                    let code = window.code(i + 1);
+                    let degree = match code {
+                        EMPTY => 0,
+                        FULL => 2,
+                        _ => 1,
+                    };
+                    degrees |= degree << (2 * i);
+                    if code >= FIRST_LABEL {
+                        let other = (0..2 * w)
+                            .find(|&j| j != i && window.code(j + 1) == code)
+                            .expect("a path has two ends");
+                        partners &= !(15u64 << (4 * i));
+                        partners |= (other as u64) << (4 * i);
+                    }
+                }
+                classes.entry(degrees).or_default().push((partners, count));
+            }
+        }
+        cancel.check()?;
+        let last = 2 * w - 1;
+        // On an odd width, two moves across the cut are their own half turn: neither half owns
+        // them, and every join tries them both ways.
+        let fixed: Vec<(usize, usize)> = if w % 2 == 1 {
+            let (c1, c2) = ((w - 3) / 2, w.div_ceil(2));
+            vec![(c1, w + c1 + 2), (c2, w + c2 - 2)]
+        } else {
+            Vec::new()
+        };
+        let entries: Vec<(&u32, &Vec<(u64, T)>)> = classes.iter().collect();
+        let total = entries
+            .par_iter()
+            .map(|&(&degrees, tops)| {
+                let mut sum = BigUint::default();
+                for chosen in 0..1usize << fixed.len() {
+                    let used: Vec<(usize, usize)> = fixed
+                        .iter()
+                        .enumerate()
+                        .filter(|(bit, _)| chosen & (1 << bit) != 0)
+                        .map(|(_, &edge)| edge)
+                        .collect();
+                    let mut extra = [0u32; 16];
+                    for &(i, j) in &used {
+                        extra[i] += 1;
+                        extra[j] += 1;
+                    }
+                    // Degrees the bottom must bring, as a state of the top half turned.
+                    let mut wanted = 0u32;
+                    let mut possible = true;
+                    for i in 0..2 * w {
+                        let have = ((degrees >> (2 * (last - i))) & 3) + extra[last - i];
+                        if have > 2 {
+                            possible = false;
+                            break;
+                        }
+                        wanted |= (2 - have) << (2 * i);
+                    }
+                    let Some(bottoms) = classes.get(&wanted).filter(|_| possible) else {
+                        continue;
+                    };
+                    sum += join_class(degrees, wanted, &used, tops, bottoms, w);
+                }
+                sum
+            })
+            .reduce(BigUint::default, |a, b| a + b);
+        Ok((total, stats))
+    }
+
+    /// Turns one layer into the next with the moves of one square, in parallel: returns the
+    /// next layer and the ways that finished a board at this step.
+    fn advance<Wd: Word, T: Tally>(
+        &self,
+        codec: &Codec,
+        layer: Vec<HashMap<u64, T>>,
+        step: &Step<Wd>,
+        budget: MemoryBudget,
+        stats: &mut FrontierStats,
+    ) -> Result<(Vec<HashMap<u64, T>>, T), Error> {
+        // Sized for a layer like the last one, so that the maps rarely grow while filled.
+        let expected = layer.iter().map(HashMap::len).sum::<usize>() / SHARDS;
+        let next: Vec<Mutex<HashMap<u64, T>>> = (0..SHARDS)
+            .map(|_| Mutex::new(HashMap::with_capacity(expected)))
+            .collect();
+        let finished: Mutex<T> = Mutex::new(T::zero());
+        let overflow = AtomicBool::new(false);
+        let over_budget = AtomicBool::new(false);
+        // The layer being read is freed shard by shard; count it as if it were all there.
+        let bytes = AtomicU64::new(
+            layer
+                .iter()
+                .map(|m| m.allocation_size() as u64)
+                .sum::<u64>()
+                + next
+                    .iter()
+                    .map(|m| m.lock().map_or(0, |m| m.allocation_size() as u64))
+                    .sum::<u64>(),
+        );
+        let made = AtomicU64::new(0);
+        // Each worker keeps its batches between shards, so their memory is reused.
+        let workers =
+            || -> Vec<Vec<(u64, T)>> { (0..SHARDS).map(|_| Vec::with_capacity(BATCH)).collect() };
+        layer
+            .into_par_iter()
+            .for_each_init(workers, |buffers, shard| {
+                if overflow.load(Ordering::Relaxed) || over_budget.load(Ordering::Relaxed) {
+                    return;
+                }
+                let mut done = T::zero();
+                let mut local_made = 0u64;
+                let flush = |target: usize, buffer: &mut Vec<(u64, T)>| {
+                    let mut map = next[target]
+                        .lock()
+                        .expect("no thread panics holding a shard");
+                    let before = map.allocation_size();
+                    for (key, count) in buffer.drain(..) {
+                        if !map.entry(key).or_insert_with(T::zero).add(&count) {
+                            overflow.store(true, Ordering::Relaxed);
+                        }
+                    }
+                    let grown = map.allocation_size() - before;
+                    if grown > 0
+                        && bytes.fetch_add(grown as u64, Ordering::Relaxed) + grown as u64
+                            > budget.bytes()
+                    {
+                        over_budget.store(true, Ordering::Relaxed);
+                    }
+                };
+                for (key, count) in shard {
+                    self.transitions(codec, step, key, |outcome| match outcome {
+                        Outcome::Next(next_key) => {
+                            local_made += 1;
+                            let target = shard_of(next_key);
+                            buffers[target].push((next_key, count.clone()));
+                            if buffers[target].len() >= BATCH {
+                                flush(target, &mut buffers[target]);
+                            }
+                        }
+                        Outcome::Finished => {
+                            if !done.add(&count) {
+                                overflow.store(true, Ordering::Relaxed);
+                            }
+                        }
+                    });
+                    if overflow.load(Ordering::Relaxed) || over_budget.load(Ordering::Relaxed) {
+                        return;
+                    }
+                }
+                for (target, buffer) in buffers.iter_mut().enumerate() {
+                    if !buffer.is_empty() {
+                        flush(target, buffer);
+                    }
+                }
+                if !finished
+                    .lock()
+                    .expect("no thread panics holding the total")
+                    .add(&done)
+                {
+                    overflow.store(true, Ordering::Relaxed);
+                }
+                made.fetch_add(local_made, Ordering::Relaxed);
+            });
+        if overflow.load(Ordering::Relaxed) {
+            return Err(Error::Overflow { board: self.board });
+        }
+        let layer: Vec<HashMap<u64, T>> = next
+            .into_iter()
+            .map(|m| m.into_inner().expect("no thread panics holding a shard"))
+            .collect();
+        let states: u64 = layer.iter().map(|m| m.len() as u64).sum();
+        let held: u64 = layer.iter().map(|m| m.allocation_size() as u64).sum();
+        if over_budget.load(Ordering::Relaxed) {
+            return Err(Error::MemoryBudget {
+                board: self.board,
+                square: step.v,
+                states,
+                bytes: bytes.load(Ordering::Relaxed),
+                budget: budget.bytes(),
+            });
+        }
+        stats.transitions += made.load(Ordering::Relaxed);
+        if states > stats.peak_states {
+            stats.peak_states = states;
+            stats.peak_bytes = held;
+        }
+        let finished = finished
+            .into_inner()
+            .expect("no thread panics holding the total");
+        Ok((layer, finished))
     }
 
     /// Every way to decide the moves from square `v` back into the window of `key`.
@@ -830,6 +1038,113 @@ impl Plan {
             }
         }
     }
+}
+
+/// The ways the top states `tops` (degrees `degrees` on the cut) and the bottom states
+/// `bottoms` (stored as top states: cut square `i` of a bottom state is square `last - i`;
+/// degrees `wanted` in that form), with the moves `used` across the cut, close into a single
+/// cycle, weighted by their counts.
+fn join_class<T: Tally + Into<u128> + Copy>(
+    degrees: u32,
+    wanted: u32,
+    used: &[(usize, usize)],
+    tops: &[(u64, T)],
+    bottoms: &[(u64, T)],
+    w: usize,
+) -> BigUint {
+    let last = 2 * w - 1;
+    let degree = |d: u32, i: usize| (d >> (2 * i)) & 3;
+    // The squares where paths meet, and their links by kind: 0 top, 1 across, 2 bottom.
+    let mut nodes: Vec<usize> = Vec::new();
+    for i in 0..2 * w {
+        let top = degree(degrees, i) == 1;
+        let bottom = degree(wanted, last - i) == 1;
+        let across = used.iter().any(|&(a, b)| a == i || b == i);
+        if top || bottom || across {
+            nodes.push(i);
+        }
+    }
+    let mut sum = BigUint::default();
+    if nodes.is_empty() {
+        return sum; // the halves would not meet
+    }
+    let mut partial: u128 = 0;
+    let mut add = |product: u128| match partial.checked_add(product) {
+        Some(s) => partial = s,
+        None => {
+            sum += partial;
+            partial = product;
+        }
+    };
+    if used.is_empty() {
+        // Every node has a top link and a bottom link: alternate them.
+        for &(top, top_count) in tops {
+            for &(bottom, bottom_count) in bottoms {
+                let mut at = nodes[0];
+                let mut seen = 0;
+                loop {
+                    let across = ((top >> (4 * at)) & 15) as usize;
+                    at = last - ((bottom >> (4 * (last - across))) & 15) as usize;
+                    seen += 2;
+                    if at == nodes[0] || seen > nodes.len() {
+                        break;
+                    }
+                }
+                if seen == nodes.len() && at == nodes[0] {
+                    add(top_count.into() * bottom_count.into());
+                }
+            }
+        }
+        return sum + partial;
+    }
+    for &(top, top_count) in tops {
+        for &(bottom, bottom_count) in bottoms {
+            let link = |at: usize, kind: usize| -> Option<usize> {
+                match kind {
+                    0 if degree(degrees, at) == 1 => Some(((top >> (4 * at)) & 15) as usize),
+                    1 => used.iter().find_map(|&(a, b)| {
+                        if a == at {
+                            Some(b)
+                        } else if b == at {
+                            Some(a)
+                        } else {
+                            None
+                        }
+                    }),
+                    2 if degree(wanted, last - at) == 1 => {
+                        Some(last - ((bottom >> (4 * (last - at))) & 15) as usize)
+                    }
+                    _ => None,
+                }
+            };
+            // Walk the cycle through the first node: leave each node by the link it was not
+            // entered by.
+            let start = nodes[0];
+            let Some(first) = (0..3).find(|&kind| link(start, kind).is_some()) else {
+                continue;
+            };
+            let (mut at, mut came_by) = (link(start, first).expect("found"), first);
+            let mut seen = 1;
+            let mut closed = false;
+            while seen <= nodes.len() {
+                if at == start {
+                    closed = true;
+                    break;
+                }
+                seen += 1;
+                let Some(out) = (0..3).find(|&kind| kind != came_by && link(at, kind).is_some())
+                else {
+                    break;
+                };
+                at = link(at, out).expect("found");
+                came_by = out;
+            }
+            if closed && seen == nodes.len() {
+                add(top_count.into() * bottom_count.into());
+            }
+        }
+    }
+    sum + partial
 }
 
 enum Outcome {
