@@ -79,11 +79,20 @@ pub fn series(
         return Ok(());
     }
 
-    // The frontier engine counts every height of one width in a single pass.
-    let one_pass =
-        rows <= MAX_WIDTH && matches!(settings.engine, EngineChoice::Auto | EngineChoice::Frontier);
-    let (tall, short): (Vec<Board>, Vec<Board>) =
-        missing.iter().partition(|b| one_pass && b.cols() >= rows);
+    // The frontier engine counts every height of one width in a single pass; `auto` leaves
+    // the boards the memo engine does faster to it.
+    let one_pass = |board: &Board| {
+        rows <= MAX_WIDTH
+            && board.cols() >= rows
+            && match settings.engine {
+                EngineChoice::Frontier => true,
+                EngineChoice::Auto => {
+                    settings.engine.engine_for(&question(board)) == Engine::Frontier
+                }
+                _ => false,
+            }
+    };
+    let (tall, short): (Vec<Board>, Vec<Board>) = missing.iter().partition(|b| one_pass(b));
     for board in short {
         let answer = resolve::resolve(
             &[question(&board)],

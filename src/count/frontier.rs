@@ -209,8 +209,6 @@ struct Step<Wd> {
     one_left: Wd,
     /// Slots whose squares have no move left after this step (slot 0 always): their degree is
     /// final.
-    finals: [usize; 6],
-    final_count: usize,
     finals_mask: Wd,
     /// The colour of the square in each slot (`true`: the corners' colour).
     colour: [bool; 18],
@@ -371,12 +369,8 @@ impl Plan {
                 one_left = one_left | Wd::nibble(slot, 1);
             }
         }
-        let mut finals = [0usize; 6];
-        let mut final_count = 0;
         let mut finals_mask = Wd::ZERO;
         for slot in std::iter::once(0).chain(touched.iter().copied().filter(|&s| future[s] == 0)) {
-            finals[final_count] = slot;
-            final_count += 1;
             finals_mask = finals_mask | Wd::nibble(slot, 1);
         }
         let mut colours = [false; 18];
@@ -420,8 +414,6 @@ impl Plan {
                 _ => usize::from(future[k] == 0),
             },
             one_left,
-            finals,
-            final_count,
             finals_mask,
             colour: colours,
             start_slot,
@@ -857,9 +849,7 @@ impl Plan {
             return;
         }
         let mut flag = flag;
-        if a.eq_mask(FULL, step.finals_mask) != step.finals_mask
-            && !self.finalize(&mut a, step, &mut flag)
-        {
+        if !self.finalize(&mut a, step, &mut flag) {
             return;
         }
         if self.mode != FrontierMode::Closed && !self.ends_possible(a, step, flag) {
@@ -948,17 +938,31 @@ impl Plan {
 
     /// Squares with no move left: their degree is final. Returns false when one is wrong.
     fn finalize<Wd: Word>(&self, a: &mut Wd, step: &Step<Wd>, flag: &mut u8) -> bool {
-        for &slot in &step.finals[..step.final_count] {
-            match a.code(slot) {
-                FULL => {}
-                EMPTY | DANGLING => return false,
-                label => {
-                    if self.mode == FrontierMode::Closed {
-                        return false;
+        let (empty, full, dangling) = a.classes();
+        if (empty | dangling) & step.finals_mask != Wd::ZERO {
+            return false;
+        }
+        let mut ends_here = step.finals_mask & !full;
+        if ends_here == Wd::ZERO {
+            return true;
+        }
+        if self.mode == FrontierMode::Closed {
+            return false;
+        }
+        let mut ends = (dangling & step.all).count_ones();
+        while ends_here != Wd::ZERO {
+            let shift = ends_here.trailing_zeros();
+            ends_here = ends_here & !(Wd::from_u8(1) << shift);
+            let slot = (shift / 4) as usize;
+            {
+                {
+                    let label = a.code(slot);
+                    if label == DANGLING {
+                        return false; // both ends of one path done: it closed too early
                     }
                     // A tour end: the far end of its path now leads to it.
                     *a = a.with(slot, FULL).replace(label, DANGLING, step.all);
-                    let ends = a.eq_mask(DANGLING, step.all).count_ones();
+                    ends += 1;
                     let colour = step.colour[slot];
                     match self.start {
                         Some(start) => {
