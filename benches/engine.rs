@@ -1,5 +1,6 @@
 //! Speed of the counting engines, cold (a new engine for every run, no answer store):
-//! single starts, per-square tables, board totals and closed tours.
+//! single starts, per-square tables, board totals and closed tours (memo engine), and the
+//! frontier engine's totals, closed tours and long boards.
 //!
 //! Run with `cargo bench --bench engine`; `scripts/bench.sh` compares the whole command against
 //! the plain backtracking reference side by side.
@@ -84,5 +85,44 @@ fn closed(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, cold_counts, tables, totals, closed);
+fn frontier_engine(c: &mut Criterion) {
+    use knights::count::frontier::{self, FrontierMode};
+    let mut group = c.benchmark_group("frontier engine");
+    group.sample_size(10);
+    group.measurement_time(Duration::from_secs(20));
+    for (rows, cols, mode, name) in [
+        (5, 8, FrontierMode::OpenAll, "open total 5x8"),
+        (6, 8, FrontierMode::Closed, "closed 6x8"),
+        (3, 300, FrontierMode::Closed, "closed 3x300"),
+        (
+            6,
+            6,
+            FrontierMode::OpenFrom(Square::new(0, 0)),
+            "open 6x6 from a corner",
+        ),
+    ] {
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                frontier::count(
+                    board(rows, cols),
+                    mode,
+                    MemoryBudget::DEFAULT,
+                    &CancelFlag::new(),
+                )
+                .unwrap()
+                .0
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(
+    benches,
+    cold_counts,
+    tables,
+    totals,
+    closed,
+    frontier_engine
+);
 criterion_main!(benches);

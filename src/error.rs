@@ -64,6 +64,10 @@ pub enum Error {
     #[error(transparent)]
     Store(#[from] crate::store::StoreError),
 
+    /// An output or option that does not apply to the question.
+    #[error("{0}")]
+    Unsupported(String),
+
     /// A memory size that could not be understood.
     #[error(
         "invalid memory size '{0}': use a number of bytes with an optional unit, e.g. 512M, 2G, 1.5GiB"
@@ -82,6 +86,7 @@ impl Error {
                 | Error::BoardTooLarge { .. }
                 | Error::Input(_)
                 | Error::InvalidMemorySize(_)
+                | Error::Unsupported(_)
                 | Error::Store(
                     StoreError::NotADatabase { .. }
                         | StoreError::Foreign { .. }

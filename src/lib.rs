@@ -12,7 +12,8 @@
 //! * [`batch`]: answering lists of queries in input order;
 //! * [`series`]: tables of board totals, `ROWS × n` for a range of `n`;
 //! * [`precompute`]: choosing boards to fill the store with;
-//! * [`exchange`]: reading exported answers back (import).
+//! * [`exchange`]: reading exported answers back (import);
+//! * [`tour`]: finding and checking tours.
 #![deny(missing_docs)]
 
 pub mod batch;
@@ -31,6 +32,7 @@ pub mod question;
 pub mod resolve;
 pub mod series;
 pub mod store;
+pub mod tour;
 
 pub use board::{Board, CanonicalStart, Square, Symmetry};
 pub use cancel::CancelFlag;

@@ -13,7 +13,7 @@ use knights::count::CountTable;
 use knights::exchange::{self, ExchangeFormat};
 use knights::existence;
 use knights::input::{self, BatchFormat};
-use knights::output::{self, BoardTotal, ClosedReport, Format, StartCount};
+use knights::output::{self, BoardTotal, ClosedReport, Format, StartCount, TourFormat};
 use knights::precompute::{self, BoardRange, BoardSelection};
 use knights::question::{Question, TourKind};
 use knights::resolve::{self, Engine, EngineChoice, Progress, Settings};
@@ -140,6 +140,51 @@ Examples:
   knights series 3 --cols 4..20
   knights series 5 --cols 5..12 --closed --format csv")]
     Series(SeriesArgs),
+
+    /// Find one tour and show it: open from a square, or closed.
+    #[command(after_help = "\
+Prints the board with the step number of every square (1 at the start), or the squares in order
+as JSON, or an SVG picture of the path (start: green disc, end: red square). Any board size:
+small boards by search, large ones by a construction that cannot fail. Every tour is checked
+before it is printed. When no tour exists, says why and exits with code 3.
+
+Examples:
+  knights tour 8 8 0 0
+  knights tour 6 6 0 0 --closed --format svg --output tour.svg
+  knights tour 1000 1000 0 0 --format json --output big.json")]
+    Tour(TourArgs),
+}
+
+#[derive(Debug, Args)]
+#[command(allow_negative_numbers = true)]
+struct TourArgs {
+    /// Number of rows (at least 1).
+    #[arg(value_parser = parse_side)]
+    rows: u32,
+    /// Number of columns (at least 1).
+    #[arg(value_parser = parse_side)]
+    cols: u32,
+    /// Start row, 0-based.
+    #[arg(value_parser = parse_coordinate)]
+    row: u32,
+    /// Start column, 0-based.
+    #[arg(value_parser = parse_coordinate)]
+    col: u32,
+    /// A closed tour (the last square a knight's move from the first).
+    #[arg(long)]
+    closed: bool,
+    /// Output format.
+    #[arg(long, short, value_enum, default_value_t = TourFormatArg::Board)]
+    format: TourFormatArg,
+    /// Write to this file (replaced only once complete) instead of standard output.
+    #[arg(long, short)]
+    output: Option<PathBuf>,
+    /// Picks among equally good moves: the same seed always gives the same tour.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Print how the tour was found and the time taken on standard error.
+    #[arg(long)]
+    stats: bool,
 }
 
 #[derive(Debug, Args)]
@@ -182,9 +227,9 @@ struct CountArgs {
     /// Only the board's totals (directed and undirected), without the per-square table.
     #[arg(long, conflicts_with = "row")]
     total: bool,
-    /// Output format.
-    #[arg(long, short, value_enum, default_value_t = FormatArg::Table)]
-    format: FormatArg,
+    /// Output format (`svg`: the per-square table as a heatmap).
+    #[arg(long, short, value_enum, default_value_t = CountFormatArg::Table)]
+    format: CountFormatArg,
     #[command(flatten)]
     engine: EngineArgs,
     /// Say why the count is what it is (the theorem behind a zero); JSON always has it.
@@ -294,6 +339,46 @@ struct ImportArgs {
     /// File format; by default JSON for a `.json` file, CSV otherwise.
     #[arg(long, short, value_enum)]
     format: Option<ExchangeArg>,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum CountFormatArg {
+    Table,
+    Json,
+    Csv,
+    /// A heatmap of the per-square table.
+    Svg,
+}
+
+impl From<CountFormatArg> for Format {
+    fn from(arg: CountFormatArg) -> Self {
+        match arg {
+            CountFormatArg::Table => Format::Table,
+            CountFormatArg::Json => Format::Json,
+            CountFormatArg::Csv => Format::Csv,
+            CountFormatArg::Svg => Format::Svg,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum TourFormatArg {
+    /// The board with the step number of every square.
+    Board,
+    /// The board's size and the squares in order.
+    Json,
+    /// A picture of the board and the knight's path.
+    Svg,
+}
+
+impl From<TourFormatArg> for TourFormat {
+    fn from(arg: TourFormatArg) -> Self {
+        match arg {
+            TourFormatArg::Board => TourFormat::Board,
+            TourFormatArg::Json => TourFormat::Json,
+            TourFormatArg::Svg => TourFormat::Svg,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -447,6 +532,10 @@ fn main() -> ExitCode {
     });
     match run(cli, &cancel) {
         Ok(()) => ExitCode::SUCCESS,
+        Err(err) if err.downcast_ref::<NoTour>().is_some() => {
+            eprintln!("{err}");
+            ExitCode::from(exit_code(&err))
+        }
         Err(err) => {
             eprintln!("error: {err:#}");
             ExitCode::from(exit_code(&err))
@@ -499,11 +588,17 @@ fn exit_code(err: &anyhow::Error) -> u8 {
     match err.downcast_ref::<knights::Error>() {
         Some(knights::Error::Interrupted) => 130,
         _ if err.downcast_ref::<Stopped>().is_some() => 130,
+        _ if err.downcast_ref::<NoTour>().is_some() => 3,
         Some(e) if e.is_bad_input() => 2,
         _ if err.downcast_ref::<BadInput>().is_some() => 2,
         _ => 1,
     }
 }
+
+/// No tour exists (exit code 3).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+struct NoTour(String);
 
 /// An interruption, with what was kept (exit code 130).
 #[derive(Debug, thiserror::Error)]
@@ -589,6 +684,7 @@ fn run(cli: Cli, cancel: &CancelFlag) -> Result<()> {
         Command::Export(args) => export(args, &context),
         Command::Import(args) => import(args, &context),
         Command::Series(args) => series(args, &context),
+        Command::Tour(args) => tour(args, &context),
     }
 }
 
@@ -722,6 +818,28 @@ fn check_engines(questions: &[Question], settings: &Settings) -> Result<()> {
         }
     }
     Ok(())
+}
+
+fn tour(args: TourArgs, context: &Session) -> Result<()> {
+    let board = Board::new(args.rows, args.cols)?;
+    let start = Square::new(args.row, args.col);
+    board.check_square(start)?;
+    let clock = Instant::now();
+    match knights::tour::find_tour(board, start, args.closed, args.seed, &context.cancel)? {
+        Ok((tour, method)) => {
+            let seconds = clock.elapsed().as_secs_f64();
+            let text = output::write_tour(&tour, method, args.format.into());
+            match &args.output {
+                Some(path) => write_file(path, &text)?,
+                None => print(&text)?,
+            }
+            if args.stats {
+                eprintln!("found by {method} in {seconds:.4} s");
+            }
+            Ok(())
+        }
+        Err(reason) => Err(NoTour(reason.to_string()).into()),
+    }
 }
 
 fn series(args: SeriesArgs, context: &Session) -> Result<()> {

@@ -127,6 +127,81 @@ pub fn count_closed_meeting(
     }
 }
 
+/// Finds one tour of `board` with the frontier engine, or proves there is none: a closed tour
+/// (listed from `start`), or an open tour from `start`. Meant for narrow boards (a short side
+/// of 3 or 4), where the layers are small: the layers are computed once, keeping one in every
+/// few; the tour is then read back from the end, recomputing the layers of one stretch at a
+/// time, so memory grows with the square root of the board's length. Returns the squares in
+/// order.
+pub fn find_tour(
+    board: Board,
+    closed: bool,
+    start: Square,
+    cancel: &CancelFlag,
+) -> Result<Option<Vec<Square>>, Error> {
+    board.check_square(start)?;
+    let mode = if closed {
+        FrontierMode::Closed
+    } else {
+        FrontierMode::OpenFrom(start)
+    };
+    let mut plan = Plan::new(board, mode)?;
+    if plan.k >= 16 {
+        return Err(Error::BoardTooLarge {
+            board,
+            max_squares: 7 * u64::from(crate::board::MAX_SIDE),
+            engine: "frontier tour search (short side at most 7)",
+        });
+    }
+    plan.witness = true;
+    if plan.n == 1 {
+        return Ok((!closed).then(|| vec![start]));
+    }
+    let Some(edges) = plan.witness_edges(cancel)? else {
+        return Ok(None);
+    };
+    // The moves found, as a graph on the oriented board; walk it from the start.
+    let n = plan.n;
+    let mut links: Vec<[usize; 2]> = vec![[usize::MAX; 2]; n];
+    for (a, b) in edges {
+        for (from, to) in [(a, b), (b, a)] {
+            let slot = if links[from][0] == usize::MAX { 0 } else { 1 };
+            links[from][slot] = to;
+        }
+    }
+    let transposed = board.cols() > board.rows();
+    let oriented_start = if transposed {
+        plan.board.index(Square::new(start.col, start.row))
+    } else {
+        plan.board.index(start)
+    };
+    let mut order = Vec::with_capacity(n);
+    let (mut previous, mut at) = (usize::MAX, oriented_start);
+    for _ in 0..n {
+        order.push(at);
+        let [x, y] = links[at];
+        let next = if x != previous { x } else { y };
+        if next == usize::MAX {
+            break;
+        }
+        previous = at;
+        at = next;
+    }
+    Ok(Some(
+        order
+            .into_iter()
+            .map(|i| {
+                let square = plan.board.square(i);
+                if transposed {
+                    Square::new(square.col, square.row)
+                } else {
+                    square
+                }
+            })
+            .collect(),
+    ))
+}
+
 /// Counts closed tours (`closed`) or all open tours of every `width × h` board for `h` in
 /// `heights`, in one pass over the tallest: `report` receives each height and its count
 /// (cycles, or undirected open paths) as soon as it is known.
@@ -186,6 +261,8 @@ struct Plan {
     /// Meeting in the middle: only the top half is computed, up to and including row `m` of
     /// the moves it owns (see [`count_closed_meeting`]).
     split: Option<usize>,
+    /// A tour is read back from the states (see [`find_tour`]): no folding of mirror images.
+    witness: bool,
 }
 
 /// One square's step, with everything about it that does not depend on the state. Slots are
@@ -268,6 +345,7 @@ impl Plan {
             colour_flag: mode == FrontierMode::OpenAll && !odd && w <= 7,
             colours: true,
             split: None,
+            witness: false,
         })
     }
 
@@ -403,8 +481,9 @@ impl Plan {
             v,
             all: next | Wd::nibble(0, 1),
             // The fixed start breaks the symmetry. Meeting in the middle, the halves' states are
-            // joined with each other, so neither may be folded.
-            mirror: row_end && self.start.is_none() && self.split.is_none(),
+            // joined with each other, so neither may be folded; nor may a tour's states be,
+            // since it is read back from them.
+            mirror: row_end && self.start.is_none() && self.split.is_none() && !self.witness,
             neighbours: neighbour_slots,
             neighbour_count: neighbours.len(),
             finishes: (row_end && heights.contains(&(r + 1))).then_some(r + 1),
@@ -505,6 +584,93 @@ impl Plan {
             report(height, BigUint::default());
         }
         Ok(stats)
+    }
+
+    /// The moves of one tour, as pairs of row-major squares of the oriented board, or `None`
+    /// when there is no tour.
+    fn witness_edges(&self, cancel: &CancelFlag) -> Result<Option<Vec<(usize, usize)>>, Error> {
+        let codec = Codec::new(self.k);
+        let heights = self.h..=self.h;
+        let n = self.n;
+        let initial = codec.encode::<u64>(u64::repeat(FULL, self.k), 0);
+        // Layer v is the set of states before square v; every `stride`-th is kept.
+        let stride = (n as f64).sqrt().ceil() as usize;
+        let advance = |layer: &[u64], v: usize| -> (Vec<u64>, bool) {
+            let step = self.step::<u64>(v, &heights);
+            let mut next = hashbrown::HashSet::new();
+            let mut finished = false;
+            for &key in layer {
+                self.transitions(&codec, &step, key, |outcome| match outcome {
+                    Outcome::Next(next_key, _) => {
+                        next.insert(next_key);
+                    }
+                    Outcome::Finished(_) => finished = true,
+                });
+            }
+            let mut next: Vec<u64> = next.into_iter().collect();
+            next.sort_unstable();
+            (next, finished)
+        };
+        let mut kept: Vec<Vec<u64>> = Vec::new();
+        let mut layer = vec![initial];
+        for v in 0..n {
+            cancel.check()?;
+            if v % stride == 0 {
+                kept.push(layer.clone());
+            }
+            let (next, finished) = advance(&layer, v);
+            if v + 1 == n {
+                if !finished {
+                    return Ok(None);
+                }
+            } else if next.is_empty() {
+                return Ok(None);
+            }
+            layer = next;
+        }
+        // Read the tour back: at each square, a state of the layer before it that leads to the
+        // state already chosen after it (at the last square: one that finishes).
+        let mut edges = Vec::with_capacity(n);
+        let mut target: Option<u64> = None; // None: "finishes"
+        for (block, checkpoint) in kept.iter().enumerate().rev() {
+            cancel.check()?;
+            let first = block * stride;
+            let last = ((block + 1) * stride).min(n);
+            let mut layers = vec![checkpoint.clone()];
+            for v in first..last - 1 {
+                let (next, _) = advance(&layers[layers.len() - 1], v);
+                layers.push(next);
+            }
+            for v in (first..last).rev() {
+                let step = self.step::<u64>(v, &heights);
+                let mut found = None;
+                for &key in &layers[v - first] {
+                    self.transitions(&codec, &step, key, |outcome| {
+                        if found.is_some() {
+                            return;
+                        }
+                        match (outcome, target) {
+                            (Outcome::Finished(moves), None) => found = Some((key, moves)),
+                            (Outcome::Next(next_key, moves), Some(t)) if next_key == t => {
+                                found = Some((key, moves));
+                            }
+                            _ => {}
+                        }
+                    });
+                    if found.is_some() {
+                        break;
+                    }
+                }
+                let (key, moves) = found.expect("a kept layer leads to the chosen state");
+                for slot in 0..self.k {
+                    if moves & (1 << slot) != 0 {
+                        edges.push((v + slot - self.k, v));
+                    }
+                }
+                target = Some(key);
+            }
+        }
+        Ok(Some(edges))
     }
 
     /// The meeting in the middle (see [`count_closed_meeting`]).
@@ -681,7 +847,7 @@ impl Plan {
                 };
                 for (key, count) in shard {
                     self.transitions(codec, step, key, |outcome| match outcome {
-                        Outcome::Next(next_key) => {
+                        Outcome::Next(next_key, _) => {
                             local_made += 1;
                             let target = shard_of(next_key);
                             buffers[target].push((next_key, count.clone()));
@@ -689,7 +855,7 @@ impl Plan {
                                 flush(target, &mut buffers[target]);
                             }
                         }
-                        Outcome::Finished => {
+                        Outcome::Finished(_) => {
                             if !done.add(&count) {
                                 overflow.store(true, Ordering::Relaxed);
                             }
@@ -816,6 +982,7 @@ impl Plan {
         let k = self.k;
         let mut a = window;
         let mut completed = false;
+        let chosen = moves.iter().fold(0u32, |mask, &slot| mask | 1 << slot);
         for &slot in moves {
             match self.connect(&mut a, slot, k, fresh, step.all) {
                 Join::Ok => {}
@@ -833,12 +1000,12 @@ impl Plan {
         if completed {
             // A cycle closed or the two tour ends met: this must be the whole board.
             if step.finishes.is_some() && a.eq_mask(FULL, step.all) == step.all {
-                emit(Outcome::Finished);
+                emit(Outcome::Finished(chosen));
             }
             return;
         }
         if step.finishes.is_some() && self.finished(a, step.all) {
-            emit(Outcome::Finished);
+            emit(Outcome::Finished(chosen));
         }
         if step.last {
             return;
@@ -868,9 +1035,9 @@ impl Plan {
             };
             let key = codec.encode(next, flag);
             let other = codec.encode(mirrored, mirrored_flag);
-            emit(Outcome::Next(key.min(other)));
+            emit(Outcome::Next(key.min(other), chosen));
         } else {
-            emit(Outcome::Next(codec.encode(next, flag)));
+            emit(Outcome::Next(codec.encode(next, flag), chosen));
         }
     }
 
@@ -1151,9 +1318,11 @@ fn join_class<T: Tally + Into<u128> + Copy>(
     sum + partial
 }
 
+/// What one choice of moves leads to; the moves are the window slots joined to the new square,
+/// as a bit mask.
 enum Outcome {
-    Next(u64),
-    Finished,
+    Next(u64, u32),
+    Finished(u32),
 }
 
 enum Join {

@@ -406,6 +406,165 @@ impl MemoCounter {
     }
 }
 
+/// Finds one open tour from `start` on `board` (at most 64 squares), or proves there is none:
+/// a depth-first search with the engine's pruning, trying the move with the fewest onward moves
+/// first (Warnsdorff's rule) and remembering the states that led nowhere. Returns the squares
+/// in order (row-major indices).
+pub fn find_open_tour(
+    board: Board,
+    start: Square,
+    cancel: CancelFlag,
+) -> Result<Option<Vec<usize>>, Error> {
+    board.check_square(start)?;
+    let mut finder = Finder::new(board, cancel)?;
+    if colour_forbids_start(board, start) {
+        return Ok(None);
+    }
+    let index = board.index(start);
+    let unvisited = finder.engine.graph.all() & !bit(index);
+    let mut path = vec![index];
+    Ok(finder
+        .search(index, unvisited, None, &mut path)?
+        .then_some(path))
+}
+
+/// Finds one closed tour of `board` (at most 64 squares), or proves there is none; the cycle
+/// starts at `start`. Returns the squares in order (row-major indices); the last is a knight's
+/// move from the first.
+pub fn find_closed_tour(
+    board: Board,
+    start: Square,
+    cancel: CancelFlag,
+) -> Result<Option<Vec<usize>>, Error> {
+    board.check_square(start)?;
+    let mut finder = Finder::new(board, cancel)?;
+    let graph = &finder.engine.graph;
+    // Every cycle passes through the square with the fewest neighbours: with two of them, the
+    // cycle is a path between them through every other square.
+    let pivot = (0..graph.len())
+        .min_by_key(|&i| graph.neighbours(i).count_ones())
+        .expect("a board has a square");
+    let neighbours = graph.neighbours(pivot);
+    if graph.len() < 3 || neighbours.count_ones() < 2 {
+        return Ok(None);
+    }
+    let all = graph.all();
+    let mut ends = Vec::new();
+    let mut rest = neighbours;
+    while rest != 0 {
+        ends.push(rest.trailing_zeros() as usize);
+        rest &= rest - 1;
+    }
+    let mut cycle = None;
+    'search: for &first in &ends {
+        for &last in ends.iter().filter(|&&e| e != first) {
+            finder.engine.end = bit(last);
+            finder.dead.iter_mut().for_each(|d| d.clear());
+            let corner = finder.engine.graph.corner_colour();
+            let same_colour = (bit(first) & corner != 0) == (bit(last) & corner != 0);
+            let squares = graph_len(&finder) - 1;
+            if same_colour != (squares % 2 == 1) {
+                continue;
+            }
+            let mut path = vec![pivot, first];
+            let unvisited = all & !bit(pivot) & !bit(first);
+            if finder.search(first, unvisited, None, &mut path)? {
+                cycle = Some(path);
+                break 'search;
+            }
+            if neighbours.count_ones() == 2 {
+                break 'search; // a pivot with two neighbours: one try decides
+            }
+        }
+    }
+    Ok(cycle.map(|mut cycle| {
+        let at = cycle
+            .iter()
+            .position(|&i| i == board.index(start))
+            .expect("a cycle visits every square");
+        cycle.rotate_left(at);
+        cycle
+    }))
+}
+
+fn graph_len(finder: &Finder) -> usize {
+    finder.engine.graph.len()
+}
+
+/// The search behind [`find_open_tour`] and [`find_closed_tour`].
+struct Finder {
+    engine: MemoCounter,
+    /// States known to lead nowhere, per current square.
+    dead: Vec<hashbrown::HashSet<SquareSet>>,
+    steps: u64,
+}
+
+impl Finder {
+    fn new(board: Board, cancel: CancelFlag) -> Result<Self, Error> {
+        let engine = MemoCounter::new(board, MemoryBudget::DEFAULT, cancel)?;
+        let dead = (0..engine.graph.len())
+            .map(|_| hashbrown::HashSet::new())
+            .collect();
+        Ok(Finder {
+            engine,
+            dead,
+            steps: 0,
+        })
+    }
+
+    fn search(
+        &mut self,
+        current: usize,
+        unvisited: SquareSet,
+        previous: Option<usize>,
+        path: &mut Vec<usize>,
+    ) -> Result<bool, Error> {
+        let graph = &self.engine.graph;
+        let moves = graph.neighbours(current) & unvisited & !self.engine.end;
+        if unvisited & unvisited.wrapping_sub(1) == 0 {
+            if unvisited == 0 {
+                return Ok(true);
+            }
+            if graph.neighbours(current) & unvisited != 0 {
+                path.push(unvisited.trailing_zeros() as usize);
+                return Ok(true);
+            }
+            return Ok(false);
+        }
+        if moves == 0 || self.dead[current].contains(&unvisited) {
+            return Ok(false);
+        }
+        self.steps += 1;
+        if self.steps.is_multiple_of(CANCEL_CHECK_INTERVAL) {
+            self.engine.cancel.check()?;
+        }
+        let moves = self
+            .engine
+            .viable_moves(current, unvisited, moves, previous);
+        // Warnsdorff's rule: the move with the fewest onward moves first.
+        let mut order: Vec<(u32, usize)> = Vec::with_capacity(8);
+        let mut rest = moves;
+        while rest != 0 {
+            let next = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let onward = (self.engine.graph.neighbours(next) & unvisited).count_ones();
+            order.push((onward, next));
+        }
+        order.sort_unstable();
+        for (_, next) in order {
+            path.push(next);
+            if self.search(next, unvisited & !bit(next), Some(current), path)? {
+                return Ok(true);
+            }
+            path.pop();
+        }
+        if self.dead[current].len() < 1 << 22 {
+            self.dead[current].insert(unvisited);
+        }
+        Ok(false)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -472,6 +631,37 @@ mod tests {
         assert_eq!(cycles(3, 10), 16);
         assert_eq!(cycles(4, 5), 0);
         assert_eq!(cycles(1, 1), 0);
+    }
+
+    #[test]
+    fn finds_tours_exactly_when_they_exist() {
+        let cancel = CancelFlag::new;
+        let board = Board::new(5, 5).unwrap();
+        let path = find_open_tour(board, Square::new(2, 2), cancel())
+            .unwrap()
+            .unwrap();
+        assert_eq!(path.len(), 25);
+        assert!(
+            find_open_tour(board, Square::new(0, 1), cancel())
+                .unwrap()
+                .is_none()
+        );
+        let board = Board::new(3, 7).unwrap();
+        assert!(
+            find_open_tour(board, Square::new(1, 0), cancel())
+                .unwrap()
+                .is_none()
+        );
+        let cycle = find_closed_tour(Board::new(6, 6).unwrap(), Square::new(2, 3), cancel())
+            .unwrap()
+            .unwrap();
+        assert_eq!(cycle[0], 2 * 6 + 3);
+        assert_eq!(cycle.len(), 36);
+        assert!(
+            find_closed_tour(Board::new(4, 6).unwrap(), Square::new(0, 0), cancel())
+                .unwrap()
+                .is_none()
+        );
     }
 
     #[test]

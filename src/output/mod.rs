@@ -7,6 +7,7 @@
 
 mod csv;
 mod json;
+mod svg;
 mod text;
 
 use std::fmt;
@@ -24,6 +25,7 @@ use crate::store::Answer;
 
 pub use self::csv::CsvExporter;
 pub use self::json::JsonExporter;
+pub use self::svg::{SvgExporter, heatmap, tour_svg};
 pub use self::text::TextExporter;
 
 /// An exact count; serialized as a string of decimal digits so that no reader rounds it.
@@ -244,11 +246,13 @@ pub enum Format {
     Json,
     /// CSV with a header line.
     Csv,
+    /// An SVG picture (per-square tables as heatmaps).
+    Svg,
 }
 
 impl Format {
     /// The names accepted on the command line.
-    pub const NAMES: [&'static str; 3] = ["table", "json", "csv"];
+    pub const NAMES: [&'static str; 4] = ["table", "json", "csv", "svg"];
 
     /// The exporter that writes this format.
     pub fn exporter(self) -> Box<dyn Exporter> {
@@ -256,6 +260,7 @@ impl Format {
             Format::Table => Box::new(TextExporter),
             Format::Json => Box::new(JsonExporter),
             Format::Csv => Box::new(CsvExporter),
+            Format::Svg => Box::new(SvgExporter),
         }
     }
 }
@@ -268,6 +273,7 @@ impl FromStr for Format {
             "table" => Ok(Format::Table),
             "json" => Ok(Format::Json),
             "csv" => Ok(Format::Csv),
+            "svg" => Ok(Format::Svg),
             other => Err(format!(
                 "unknown format '{other}' (use one of: {})",
                 Format::NAMES.join(", ")
@@ -290,6 +296,76 @@ pub trait Exporter {
     fn start_counts(&self, answers: &[StartCount]) -> Result<String, Error>;
     /// Stored answers with their provenance (`query`, `export`).
     fn answers(&self, answers: &[Answer]) -> Result<String, Error>;
+}
+
+/// A tour as written by `knights tour --format json`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TourRecord {
+    /// Board rows.
+    pub rows: u32,
+    /// Board columns.
+    pub cols: u32,
+    /// A closed tour (the last square is a knight's move from the first).
+    pub closed: bool,
+    /// How it was found.
+    pub method: crate::tour::Method,
+    /// The first square, `[row, col]`.
+    pub start: [u32; 2],
+    /// The last square, `[row, col]`.
+    pub end: [u32; 2],
+    /// Every square in the order of the tour, `[row, col]`.
+    pub squares: Vec<[u32; 2]>,
+}
+
+/// The formats of `knights tour`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum TourFormat {
+    /// The board with the step number of every square, aligned in columns.
+    #[default]
+    Board,
+    /// JSON: the board's size and the squares in order.
+    Json,
+    /// An SVG picture of the board and the path.
+    Svg,
+}
+
+/// Writes a tour in `format`.
+pub fn write_tour(
+    tour: &crate::tour::Tour,
+    method: crate::tour::Method,
+    format: TourFormat,
+) -> String {
+    match format {
+        TourFormat::Board => {
+            let board = tour.board();
+            let steps = tour.step_numbers();
+            let width = board.squares().to_string().len();
+            let mut out = String::with_capacity(steps.len() * (width + 1));
+            for row in steps.chunks(board.cols() as usize) {
+                let cells: Vec<String> = row.iter().map(|s| format!("{s:>width$}")).collect();
+                out.push_str(&cells.join(" "));
+                out.push('\n');
+            }
+            out
+        }
+        TourFormat::Json => {
+            let squares = tour.squares();
+            let pair = |sq: &Square| [sq.row, sq.col];
+            let record = TourRecord {
+                rows: tour.board().rows(),
+                cols: tour.board().cols(),
+                closed: tour.is_closed(),
+                method,
+                start: pair(&squares[0]),
+                end: pair(&squares[squares.len() - 1]),
+                squares: squares.iter().map(pair).collect(),
+            };
+            let mut text = serde_json::to_string(&record).expect("a tour always serializes");
+            text.push('\n');
+            text
+        }
+        TourFormat::Svg => tour_svg(tour),
+    }
 }
 
 /// The judge's output: one bare count per line.

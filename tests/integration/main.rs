@@ -9,4 +9,5 @@ mod engine;
 mod frontier;
 mod store;
 mod symmetry;
+mod tours;
 mod util;

@@ -1,0 +1,319 @@
+//! SVG pictures: a tour drawn on its board, and a per-square table of counts as a heatmap.
+
+use std::fmt::Write;
+
+use num_bigint::BigUint;
+use num_traits::{ToPrimitive, Zero};
+
+use super::{BoardTotal, ClosedReport, Exporter, StartCount};
+use crate::count::CountTable;
+use crate::error::Error;
+use crate::store::Answer;
+use crate::tour::Tour;
+
+/// Writes SVG: per-square tables as heatmaps (other answers have no picture).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SvgExporter;
+
+fn no_picture(what: &str) -> Error {
+    Error::Unsupported(format!(
+        "SVG draws per-square tables (count ROWS COLS) and tours; {what} has no picture: use table, json or csv"
+    ))
+}
+
+impl Exporter for SvgExporter {
+    fn start_count(&self, _: &StartCount) -> Result<String, Error> {
+        Err(no_picture("a single count"))
+    }
+
+    fn table(&self, table: &CountTable) -> Result<String, Error> {
+        Ok(heatmap(table))
+    }
+
+    fn closed_board(&self, _: &ClosedReport) -> Result<String, Error> {
+        Err(no_picture(
+            "a closed-tour count (the same from every square)",
+        ))
+    }
+
+    fn board_totals(&self, _: &[BoardTotal]) -> Result<String, Error> {
+        Err(no_picture("a board total"))
+    }
+
+    fn start_counts(&self, _: &[StartCount]) -> Result<String, Error> {
+        Err(no_picture("a list of counts"))
+    }
+
+    fn answers(&self, _: &[Answer]) -> Result<String, Error> {
+        Err(no_picture("a list of stored answers"))
+    }
+}
+
+/// The side of a square in pixels: the picture stays about 800 pixels wide or tall.
+fn cell_size(rows: u32, cols: u32) -> f64 {
+    (800.0 / rows.max(cols) as f64).clamp(1.0, 48.0)
+}
+
+/// About how wide a line of text is in pixels.
+fn title_width(text: &str, size: f64) -> f64 {
+    text.chars().count() as f64 * size * 0.56
+}
+
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// A tour on its board: the squares in two shades, the knight's path, the start (a green
+/// disc) and the end (a red square; a closed tour's path closes on its start), and the step
+/// numbers on boards small enough to read them.
+pub fn tour_svg(tour: &Tour) -> String {
+    let board = tour.board();
+    let (rows, cols) = (board.rows(), board.cols());
+    let cell = cell_size(rows, cols);
+    let (width, height) = (cols as f64 * cell, rows as f64 * cell);
+    let margin = 24.0;
+    let mut out = String::new();
+    let title = format!(
+        "{} knight's tour of the {board} board from {}",
+        if tour.is_closed() {
+            "A closed"
+        } else {
+            "An open"
+        },
+        tour.squares()[0]
+    );
+    writeln!(
+        out,
+        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="sans-serif">"##,
+        w = (width + 2.0 * margin).max(title_width(&title, 14.0) + 2.0 * margin),
+        h = height + 2.0 * margin + 20.0
+    )
+    .expect("String");
+    writeln!(out, "<title>{}</title>", escape(&title)).expect("String");
+    // The board: a two-square pattern, so that a large board is one rectangle.
+    writeln!(
+        out,
+        r##"<defs><pattern id="squares" x="{margin}" y="{top}" width="{d}" height="{d}" patternUnits="userSpaceOnUse"><rect width="{d}" height="{d}" fill="#b58863"/><rect width="{cell}" height="{cell}" fill="#f0d9b5"/><rect x="{cell}" y="{cell}" width="{cell}" height="{cell}" fill="#f0d9b5"/></pattern></defs>"##,
+        top = margin + 20.0,
+        d = 2.0 * cell
+    )
+    .expect("String");
+    writeln!(
+        out,
+        r##"<text x="{margin}" y="16" font-size="14">{}</text>"##,
+        escape(&title)
+    )
+    .expect("String");
+    writeln!(
+        out,
+        r##"<rect x="{margin}" y="{}" width="{width}" height="{height}" fill="url(#squares)" stroke="#555"/>"##,
+        margin + 20.0
+    )
+    .expect("String");
+    let centre = |sq: crate::board::Square| {
+        (
+            margin + (sq.col as f64 + 0.5) * cell,
+            margin + 20.0 + (sq.row as f64 + 0.5) * cell,
+        )
+    };
+    let mut points = String::with_capacity(tour.squares().len() * 12);
+    for &sq in tour.squares() {
+        let (x, y) = centre(sq);
+        write!(points, "{x:.1},{y:.1} ").expect("String");
+    }
+    let stroke = (cell / 8.0).clamp(0.3, 3.0);
+    writeln!(
+        out,
+        r##"<{} points="{}" fill="none" stroke="#1f4e9a" stroke-width="{stroke:.2}" stroke-linejoin="round" stroke-opacity="0.85"/>"##,
+        if tour.is_closed() { "polygon" } else { "polyline" },
+        points.trim_end()
+    )
+    .expect("String");
+    let marker = (cell / 3.0).max(2.0);
+    let (sx, sy) = centre(tour.squares()[0]);
+    writeln!(
+        out,
+        r##"<circle cx="{sx:.1}" cy="{sy:.1}" r="{marker:.1}" fill="#2e9e45"><title>start</title></circle>"##
+    )
+    .expect("String");
+    if !tour.is_closed() {
+        let (ex, ey) = centre(*tour.squares().last().expect("a tour has squares"));
+        writeln!(
+            out,
+            r##"<rect x="{:.1}" y="{:.1}" width="{m:.1}" height="{m:.1}" fill="#c0392b"><title>end</title></rect>"##,
+            ex - marker,
+            ey - marker,
+            m = 2.0 * marker
+        )
+        .expect("String");
+    }
+    if rows.max(cols) <= 16 {
+        let size = (cell / 3.2).max(6.0);
+        for (step, &sq) in tour.squares().iter().enumerate() {
+            let (x, y) = centre(sq);
+            writeln!(
+                out,
+                r##"<text x="{x:.1}" y="{:.1}" font-size="{size:.1}" text-anchor="middle" fill="#222">{}</text>"##,
+                y + size * 1.1,
+                step + 1
+            )
+            .expect("String");
+        }
+    }
+    out.push_str("</svg>\n");
+    out
+}
+
+/// A per-square table as a heatmap: each square coloured by its count (on a logarithmic
+/// scale, zero in grey), with the count written in it, and a legend of the scale.
+pub fn heatmap(table: &CountTable) -> String {
+    let board = table.board();
+    let (rows, cols) = (board.rows(), board.cols());
+    let cell = cell_size(rows, cols).max(24.0);
+    let (width, height) = (cols as f64 * cell, rows as f64 * cell);
+    let margin = 24.0;
+    let top = margin + 24.0;
+    let legend_height = 60.0;
+    let max = table.counts().iter().max().cloned().unwrap_or_default();
+    let min_nonzero = table
+        .counts()
+        .iter()
+        .filter(|c| !c.is_zero())
+        .min()
+        .cloned();
+    let log = |c: &BigUint| -> f64 {
+        // ln(c) from the number's bits, exact enough for a colour.
+        let bits = c.bits();
+        if bits <= 52 {
+            (c.to_f64().unwrap_or(0.0) + 1.0).ln()
+        } else {
+            let shift = bits - 52;
+            ((c >> shift).to_f64().unwrap_or(0.0)).ln() + shift as f64 * std::f64::consts::LN_2
+        }
+    };
+    let (low, high) = match &min_nonzero {
+        Some(min) => (log(min), log(&max)),
+        None => (0.0, 0.0),
+    };
+    let colour = |c: &BigUint| -> String {
+        if c.is_zero() {
+            return "#d9d9d9".to_string();
+        }
+        let t = if high > low {
+            (log(c) - low) / (high - low)
+        } else {
+            1.0
+        };
+        scale(t)
+    };
+    let mut out = String::new();
+    let title = format!("Open tours from each square of the {board} board (directed)");
+    writeln!(
+        out,
+        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="sans-serif">"##,
+        w = (width + 2.0 * margin).max(title_width(&title, 15.0) + 2.0 * margin),
+        h = top + height + legend_height + margin
+    )
+    .expect("String");
+    writeln!(out, "<title>{}</title>", escape(&title)).expect("String");
+    writeln!(
+        out,
+        r##"<text x="{margin}" y="{}" font-size="15">{}</text>"##,
+        margin,
+        escape(&title)
+    )
+    .expect("String");
+    for r in 0..rows {
+        for c in 0..cols {
+            let count = table.get(crate::board::Square::new(r, c));
+            let (x, y) = (margin + c as f64 * cell, top + r as f64 * cell);
+            let text = count.to_string();
+            // Light text on dark squares.
+            let dark =
+                !count.is_zero() && (high <= low || (log(count) - low) / (high - low) > 0.55);
+            let size = (cell * 1.6 / (text.len() as f64 + 1.0))
+                .min(cell / 3.0)
+                .max(3.0);
+            writeln!(
+                out,
+                r##"<rect x="{x:.1}" y="{y:.1}" width="{cell:.1}" height="{cell:.1}" fill="{}" stroke="#ffffff" stroke-width="1"><title>({r}, {c}): {text}</title></rect>"##,
+                colour(count)
+            )
+            .expect("String");
+            writeln!(
+                out,
+                r##"<text x="{:.1}" y="{:.1}" font-size="{size:.1}" text-anchor="middle" dominant-baseline="middle" fill="{}">{text}</text>"##,
+                x + cell / 2.0,
+                y + cell / 2.0,
+                if dark { "#ffffff" } else { "#111111" }
+            )
+            .expect("String");
+        }
+    }
+    // The legend: the colour scale from the smallest count above zero to the largest.
+    let legend_y = top + height + 16.0;
+    let legend_width = width.clamp(160.0, 480.0);
+    writeln!(
+        out,
+        r##"<defs><linearGradient id="scale">{}</linearGradient></defs>"##,
+        (0..=10)
+            .map(|i| format!(
+                r##"<stop offset="{}%" stop-color="{}"/>"##,
+                i * 10,
+                scale(i as f64 / 10.0)
+            ))
+            .collect::<String>()
+    )
+    .expect("String");
+    writeln!(
+        out,
+        r##"<rect x="{margin}" y="{legend_y:.1}" width="{legend_width:.1}" height="14" fill="url(#scale)" stroke="#555"/>"##
+    )
+    .expect("String");
+    let label = |value: Option<&BigUint>| value.map_or("-".to_string(), |v| v.to_string());
+    writeln!(
+        out,
+        r##"<text x="{margin}" y="{:.1}" font-size="11">{}</text>"##,
+        legend_y + 28.0,
+        label(min_nonzero.as_ref())
+    )
+    .expect("String");
+    writeln!(
+        out,
+        r##"<text x="{:.1}" y="{:.1}" font-size="11" text-anchor="end">{}</text>"##,
+        margin + legend_width,
+        legend_y + 28.0,
+        label(Some(&max))
+    )
+    .expect("String");
+    writeln!(
+        out,
+        r##"<text x="{margin}" y="{:.1}" font-size="11">tours from the square (logarithmic scale; grey: none)</text>"##,
+        legend_y + 42.0
+    )
+    .expect("String");
+    out.push_str("</svg>\n");
+    out
+}
+
+/// A colour of the scale, `t` from 0 (pale yellow) to 1 (dark blue).
+fn scale(t: f64) -> String {
+    const STOPS: [(f64, [f64; 3]); 5] = [
+        (0.0, [255.0, 255.0, 204.0]),
+        (0.25, [161.0, 218.0, 180.0]),
+        (0.5, [65.0, 182.0, 196.0]),
+        (0.75, [44.0, 127.0, 184.0]),
+        (1.0, [37.0, 52.0, 148.0]),
+    ];
+    let t = t.clamp(0.0, 1.0);
+    let i = STOPS
+        .windows(2)
+        .position(|w| t <= w[1].0)
+        .unwrap_or(STOPS.len() - 2);
+    let ((t0, c0), (t1, c1)) = (STOPS[i], STOPS[i + 1]);
+    let f = if t1 > t0 { (t - t0) / (t1 - t0) } else { 0.0 };
+    let mix = |k: usize| (c0[k] + (c1[k] - c0[k]) * f).round() as u8;
+    format!("#{:02x}{:02x}{:02x}", mix(0), mix(1), mix(2))
+}
