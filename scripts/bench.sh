@@ -2,7 +2,8 @@
 # Side-by-side timings: the knights engine against the plain backtracking reference counter on
 # the same questions, cold (a fresh, empty answer store for every run), with peak memory.
 #
-#   scripts/bench.sh            # the whole table (a few minutes: the reference gets 60 s each)
+#   scripts/bench.sh            # the whole table (about 15 minutes: the reference gets 60 s each)
+#   LONG=1 scripts/bench.sh     # also 7x7 open total and 8x8 closed (about 20 minutes more, 16 GiB)
 #   REFERENCE_LIMIT=10 scripts/bench.sh
 #
 # Prints a Markdown table. Builds in release mode first.
@@ -41,32 +42,67 @@ run() {
     fi
 }
 
+# "ARGS|TARGET|REFERENCE": REFERENCE "no" where the reference counter has no such command.
 questions=(
-    "count 6 6 0 0|0.2"
-    "count 6 6|1"
-    "count 5 8|5"
-    "count 4 10|2"
-    "precompute --boards 3x3..12x12 --max-squares 40 --quiet|5"
-    "solve $work/judge-100k.txt|2"
-    "count 6 6 --closed|"
-    "count 5 8 --closed|"
+    "count 6 6 0 0|0.2|"
+    "count 6 6|1|"
+    "count 5 8|5|"
+    "count 4 10|2|"
+    "precompute --boards 3x3..12x12 --max-squares 40 --quiet|5|"
+    "solve $work/judge-100k.txt|2|"
+    "count 6 6 --closed||"
+    "count 5 8 --closed||"
+    "count 5 8 --total|0.3|"
+    "count 6 8 --closed|1|"
+    "count 7 8 --closed|30|"
+    "count 6 8 --total|30|"
+    "series 3 --cols 4..300 --closed --quiet|10|no"
+    "tour 8 8 0 0||no"
+    "tour 1000 1000 0 0|1|no"
+    "tour 1000 1000 0 0 --closed|1|no"
 )
+# The two long questions (several minutes each, up to 16 GiB): LONG=1 scripts/bench.sh
+if [[ ${LONG:-0} == 1 ]]; then
+    questions+=(
+        "--memory 16G count 7 7 --total|180|"
+        "--memory 16G count 8 8 --closed|900|"
+    )
+fi
 
 printf '| question | knights | peak memory | reference | ratio | target |\n'
 printf '| --- | ---: | ---: | ---: | ---: | ---: |\n'
 for entry in "${questions[@]}"; do
-    args=${entry%|*}
-    target=${entry#*|}
+    IFS='|' read -r args target with_reference <<<"$entry"
     read -r ours ours_kib < <(run 3600 $args)
-    read -r theirs _ < <(run "$limit" $args --engine reference)
-    if [[ $theirs == "-" ]]; then
-        reference="> ${limit} s"
-        ratio="> $(python3 -c "print(f'{$limit / max($ours, 0.005):.0f}')")x"
+    if [[ $with_reference == no ]]; then
+        reference="-"
+        ratio="-"
     else
-        reference="$theirs s"
-        ratio="$(python3 -c "print(f'{$theirs / max($ours, 0.005):.0f}')")x"
+        read -r theirs _ < <(run "$limit" $args --engine reference)
+        if [[ $theirs == "-" ]]; then
+            reference="> ${limit} s"
+            ratio="> $(python3 -c "print(f'{$limit / max($ours, 0.005):.0f}')")x"
+        else
+            reference="$theirs s"
+            ratio="$(python3 -c "print(f'{$theirs / max($ours, 0.005):.0f}')")x"
+        fi
     fi
     shown=${args/$work\/judge-100k.txt/judge-100k.txt (100,000 random queries, <= 25 squares)}
     printf '| `knights %s` | %s s | %s MiB | %s | %s | %s |\n' \
         "$shown" "$ours" "$((ours_kib / 1024))" "$reference" "$ratio" "${target:+<= $target s}"
 done
+
+# The published set of board totals: every kxn with 3 <= k <= n <= 12 and k*n <= 40, as four
+# series on one new store (the times added, the largest peak memory).
+db=$(mktemp -u "$work/store-XXXXXX.db")
+seconds=0
+peak=0
+for series in "3 --cols 3..12" "4 --cols 4..10" "5 --cols 5..8" "6 --cols 6..6"; do
+    /usr/bin/time -f "%e %M" -o "$work/time" "$knights" --db "$db" series $series --quiet \
+        >"$work/out" 2>"$work/err"
+    read -r s kib <"$work/time"
+    seconds=$(python3 -c "print(round($seconds + $s, 2))")
+    peak=$((kib > peak ? kib : peak))
+done
+printf '| `knights series` 3, 4, 5 and 6 (every board total of at most 40 squares) | %s s | %s MiB | - | - | <= 1 s |\n' \
+    "$seconds" "$((peak / 1024))"

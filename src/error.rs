@@ -52,6 +52,17 @@ pub enum Error {
         budget: u64,
     },
 
+    /// A tour of the board would need more memory than the budget allows.
+    #[error("a tour of the {board} board ({} squares) needs about {:.1} GiB of memory, over the budget of {:.1} GiB; allow more with --memory", board.squares(), *needed as f64 / (1u64 << 30) as f64, *budget as f64 / (1u64 << 30) as f64)]
+    TourTooLarge {
+        /// The board.
+        board: Board,
+        /// The estimated bytes.
+        needed: u64,
+        /// The budget in bytes.
+        budget: u64,
+    },
+
     /// The work was interrupted (Ctrl-C) before it finished.
     #[error("interrupted")]
     Interrupted,
@@ -84,6 +95,7 @@ impl Error {
             Error::InvalidBoard(_)
                 | Error::SquareOutsideBoard { .. }
                 | Error::BoardTooLarge { .. }
+                | Error::TourTooLarge { .. }
                 | Error::Input(_)
                 | Error::InvalidMemorySize(_)
                 | Error::Unsupported(_)

@@ -28,6 +28,9 @@ Examples:
   knights batch queries.txt --format csv    many queries, answered from the store where it can
   knights precompute --max-squares 30       fill the store with every board up to 30 squares
   knights query --board 5x5                 list what the store knows
+  knights count 6 8 --total                 the open tours of 6x8, without the per-square table
+  knights series 3 --cols 4..40 --closed    closed tours of every 3xn board, one line each
+  knights tour 8 8 0 0                      one tour, printed as step numbers on the board
 
 Every answer is kept in the answer store (an SQLite file): --db PATH, else $KNIGHTS_DB, else
 knights/answers.db in your data directory (~/.local/share on Linux).";
@@ -824,6 +827,7 @@ fn tour(args: TourArgs, context: &Session) -> Result<()> {
     let board = Board::new(args.rows, args.cols)?;
     let start = Square::new(args.row, args.col);
     board.check_square(start)?;
+    knights::tour::check_memory(board, context.memory)?;
     let clock = Instant::now();
     match knights::tour::find_tour(board, start, args.closed, args.seed, &context.cancel)? {
         Ok((tour, method)) => {

@@ -51,6 +51,9 @@ const SHARDS: usize = 256;
 /// Transitions are handed to a shard in batches of this many.
 const BATCH: usize = 128;
 
+/// Layers of fewer states are advanced on one thread.
+const SEQUENTIAL_STATES: usize = 4096;
+
 /// What the frontier engine counts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FrontierMode {
@@ -129,10 +132,12 @@ pub fn count_closed_meeting(
 
 /// Finds one tour of `board` with the frontier engine, or proves there is none: a closed tour
 /// (listed from `start`), or an open tour from `start`. Meant for narrow boards (a short side
-/// of 3 or 4), where the layers are small: the layers are computed once, keeping one in every
-/// few; the tour is then read back from the end, recomputing the layers of one stretch at a
-/// time, so memory grows with the square root of the board's length. Returns the squares in
-/// order.
+/// of 3 or 4), where the layers are small. The sets of reachable states are computed square by
+/// square, sharing the layers of stretches where they repeat two rows on (so long boards take
+/// time and memory for their few distinct layers); the
+/// tour is then read back from the end. Where the distinct layers would be too many, layers are
+/// kept at checkpoints only and recomputed a stretch at a time, so memory grows with the square
+/// root of the board's length. Returns the squares in order.
 pub fn find_tour(
     board: Board,
     closed: bool,
@@ -157,7 +162,11 @@ pub fn find_tour(
     if plan.n == 1 {
         return Ok((!closed).then(|| vec![start]));
     }
-    let Some(edges) = plan.witness_edges(cancel)? else {
+    let edges = match plan.witness_edges_periodic(cancel)? {
+        Some(found) => found,
+        None => plan.witness_edges(cancel)?,
+    };
+    let Some(edges) = edges else {
         return Ok(None);
     };
     // The moves found, as a graph on the oriented board; walk it from the start.
@@ -305,6 +314,30 @@ struct Step<Wd> {
     corner: Wd,
     /// The fixed start's slot in the next window.
     start_mask: Wd,
+}
+
+/// The most bytes of distinct layers that [`Plan::witness_edges_periodic`] keeps.
+const WITNESS_LAYER_BYTES: usize = 256 << 20;
+
+/// Two steps that act alike on states (everything but the square itself).
+fn same_step<Wd: Word>(a: &Step<Wd>, b: &Step<Wd>) -> bool {
+    a.neighbours == b.neighbours
+        && a.neighbour_count == b.neighbour_count
+        && a.finishes.is_none()
+        && b.finishes.is_none()
+        && a.last == b.last
+        && a.min_moves == b.min_moves
+        && a.one_left == b.one_left
+        && a.finals_mask == b.finals_mask
+        && a.colour == b.colour
+        && a.start_slot == b.start_slot
+        && a.start_pending == b.start_pending
+        && a.all == b.all
+        && a.mirror == b.mirror
+        && a.next == b.next
+        && a.weak == b.weak
+        && a.corner == b.corner
+        && a.start_mask == b.start_mask
 }
 
 impl Plan {
@@ -586,6 +619,142 @@ impl Plan {
         Ok(stats)
     }
 
+    /// [`Plan::witness_edges`] for long boards, in time linear in the length with a small
+    /// constant: away from the top, the bottom and the start, two rows of steps are the same as
+    /// the two rows before them, so once a layer equals the one two rows earlier, the layers
+    /// repeat and are shared, not computed. Reading the tour back uses, for each distinct
+    /// layer, a table from each state to one state before it. Returns `None` (use
+    /// [`Plan::witness_edges`]) when the distinct layers would take more than
+    /// [`WITNESS_LAYER_BYTES`].
+    #[allow(clippy::type_complexity)]
+    fn witness_edges_periodic(
+        &self,
+        cancel: &CancelFlag,
+    ) -> Result<Option<Option<Vec<(usize, usize)>>>, Error> {
+        use std::sync::Arc;
+        let codec = Codec::new(self.k);
+        let heights = self.h..=self.h;
+        let n = self.n;
+        let period = 2 * self.w;
+        let initial = codec.encode::<u64>(u64::repeat(FULL, self.k), 0);
+        let steps: Vec<Step<u64>> = (0..n).map(|v| self.step::<u64>(v, &heights)).collect();
+        let same_step = |a: usize, b: usize| same_step(&steps[a], &steps[b]);
+        // layers[v]: the states before square v.
+        let mut layers: Vec<Arc<Vec<u64>>> = Vec::with_capacity(n);
+        layers.push(Arc::new(vec![initial]));
+        let mut held = 0usize;
+        let mut finished = false;
+        for v in 0..n {
+            if v % 1024 == 0 {
+                cancel.check()?;
+            }
+            let layer = &layers[v];
+            if v + 1 < n
+                && v >= period
+                && same_step(v, v - period)
+                && (Arc::ptr_eq(layer, &layers[v - period]) || **layer == *layers[v - period])
+            {
+                let repeated = layers[v + 1 - period].clone();
+                layers.push(repeated);
+                continue;
+            }
+            let mut next = hashbrown::HashSet::new();
+            for &key in layer.iter() {
+                self.transitions(&codec, &steps[v], key, |outcome| match outcome {
+                    Outcome::Next(next_key, _) => {
+                        next.insert(next_key);
+                    }
+                    Outcome::Finished(_) => finished = true,
+                });
+            }
+            if v + 1 == n {
+                break;
+            }
+            if next.is_empty() {
+                return Ok(Some(None));
+            }
+            let mut next: Vec<u64> = next.into_iter().collect();
+            next.sort_unstable();
+            held += next.len() * 8;
+            if held > WITNESS_LAYER_BYTES {
+                return Ok(None);
+            }
+            layers.push(Arc::new(next));
+        }
+        if !finished {
+            return Ok(Some(None));
+        }
+        // Read the tour back from the end: at square v, a state of layers[v] that leads to the
+        // state chosen after it. One table per distinct layer and step.
+        let mut edges = Vec::with_capacity(n);
+        let mut target: Option<u64> = None; // None: "finishes"
+        // Steps in classes: v is in the class of v - period when the two act alike.
+        let mut class = vec![0usize; n];
+        for v in 0..n {
+            class[v] = if v >= period && same_step(v, v - period) {
+                class[v - period]
+            } else {
+                v
+            };
+        }
+        // Tables of shared layers, by layer and step class (a repeated stretch uses a few).
+        let mut tables: HashMap<(usize, usize), HashMap<Option<u64>, (u64, u32)>> = HashMap::new();
+        let build = |layer: &[u64], v: usize| {
+            let mut table = HashMap::new();
+            for &key in layer {
+                self.transitions(&codec, &steps[v], key, |outcome| {
+                    let (to, moves) = match outcome {
+                        Outcome::Next(next_key, moves) => (Some(next_key), moves),
+                        Outcome::Finished(moves) => (None, moves),
+                    };
+                    table.entry(to).or_insert((key, moves));
+                });
+            }
+            table
+        };
+        for v in (0..n).rev() {
+            if v % 1024 == 0 {
+                cancel.check()?;
+            }
+            let layer = &layers[v];
+            let chosen = if Arc::strong_count(layer) > 1 {
+                if tables.len() > 8 * period {
+                    tables.clear();
+                }
+                let table = tables
+                    .entry((Arc::as_ptr(layer) as usize, class[v]))
+                    .or_insert_with(|| build(layer, v));
+                table.get(&target).copied()
+            } else {
+                // Used once: the first state that leads to the target.
+                let mut found = None;
+                for &key in layer.iter() {
+                    self.transitions(&codec, &steps[v], key, |outcome| {
+                        let (to, moves) = match outcome {
+                            Outcome::Next(next_key, moves) => (Some(next_key), moves),
+                            Outcome::Finished(moves) => (None, moves),
+                        };
+                        if found.is_none() && to == target {
+                            found = Some((key, moves));
+                        }
+                    });
+                    if found.is_some() {
+                        break;
+                    }
+                }
+                found
+            };
+            let (key, moves) = chosen.expect("a layer leads to the state chosen after it");
+            for slot in 0..self.k {
+                if moves & (1 << slot) != 0 {
+                    edges.push((v + slot - self.k, v));
+                }
+            }
+            target = Some(key);
+        }
+        Ok(Some(Some(edges)))
+    }
+
     /// The moves of one tour, as pairs of row-major squares of the oriented board, or `None`
     /// when there is no tour.
     fn witness_edges(&self, cancel: &CancelFlag) -> Result<Option<Vec<(usize, usize)>>, Error> {
@@ -819,66 +988,74 @@ impl Plan {
         // Each worker keeps its batches between shards, so their memory is reused.
         let workers =
             || -> Vec<Vec<(u64, T)>> { (0..SHARDS).map(|_| Vec::with_capacity(BATCH)).collect() };
-        layer
-            .into_par_iter()
-            .for_each_init(workers, |buffers, shard| {
-                if overflow.load(Ordering::Relaxed) || over_budget.load(Ordering::Relaxed) {
-                    return;
+        let states_in: usize = layer.iter().map(HashMap::len).sum();
+        let process = |buffers: &mut Vec<Vec<(u64, T)>>, shard: HashMap<u64, T>| {
+            if overflow.load(Ordering::Relaxed) || over_budget.load(Ordering::Relaxed) {
+                return;
+            }
+            let mut done = T::zero();
+            let mut local_made = 0u64;
+            let flush = |target: usize, buffer: &mut Vec<(u64, T)>| {
+                let mut map = next[target]
+                    .lock()
+                    .expect("no thread panics holding a shard");
+                let before = map.allocation_size();
+                for (key, count) in buffer.drain(..) {
+                    if !map.entry(key).or_insert_with(T::zero).add(&count) {
+                        overflow.store(true, Ordering::Relaxed);
+                    }
                 }
-                let mut done = T::zero();
-                let mut local_made = 0u64;
-                let flush = |target: usize, buffer: &mut Vec<(u64, T)>| {
-                    let mut map = next[target]
-                        .lock()
-                        .expect("no thread panics holding a shard");
-                    let before = map.allocation_size();
-                    for (key, count) in buffer.drain(..) {
-                        if !map.entry(key).or_insert_with(T::zero).add(&count) {
+                let grown = map.allocation_size() - before;
+                if grown > 0
+                    && bytes.fetch_add(grown as u64, Ordering::Relaxed) + grown as u64
+                        > budget.bytes()
+                {
+                    over_budget.store(true, Ordering::Relaxed);
+                }
+            };
+            for (key, count) in shard {
+                self.transitions(codec, step, key, |outcome| match outcome {
+                    Outcome::Next(next_key, _) => {
+                        local_made += 1;
+                        let target = shard_of(next_key);
+                        buffers[target].push((next_key, count.clone()));
+                        if buffers[target].len() >= BATCH {
+                            flush(target, &mut buffers[target]);
+                        }
+                    }
+                    Outcome::Finished(_) => {
+                        if !done.add(&count) {
                             overflow.store(true, Ordering::Relaxed);
                         }
                     }
-                    let grown = map.allocation_size() - before;
-                    if grown > 0
-                        && bytes.fetch_add(grown as u64, Ordering::Relaxed) + grown as u64
-                            > budget.bytes()
-                    {
-                        over_budget.store(true, Ordering::Relaxed);
-                    }
-                };
-                for (key, count) in shard {
-                    self.transitions(codec, step, key, |outcome| match outcome {
-                        Outcome::Next(next_key, _) => {
-                            local_made += 1;
-                            let target = shard_of(next_key);
-                            buffers[target].push((next_key, count.clone()));
-                            if buffers[target].len() >= BATCH {
-                                flush(target, &mut buffers[target]);
-                            }
-                        }
-                        Outcome::Finished(_) => {
-                            if !done.add(&count) {
-                                overflow.store(true, Ordering::Relaxed);
-                            }
-                        }
-                    });
-                    if overflow.load(Ordering::Relaxed) || over_budget.load(Ordering::Relaxed) {
-                        return;
-                    }
+                });
+                if overflow.load(Ordering::Relaxed) || over_budget.load(Ordering::Relaxed) {
+                    return;
                 }
-                for (target, buffer) in buffers.iter_mut().enumerate() {
-                    if !buffer.is_empty() {
-                        flush(target, buffer);
-                    }
+            }
+            for (target, buffer) in buffers.iter_mut().enumerate() {
+                if !buffer.is_empty() {
+                    flush(target, buffer);
                 }
-                if !finished
-                    .lock()
-                    .expect("no thread panics holding the total")
-                    .add(&done)
-                {
-                    overflow.store(true, Ordering::Relaxed);
-                }
-                made.fetch_add(local_made, Ordering::Relaxed);
-            });
+            }
+            if !finished
+                .lock()
+                .expect("no thread panics holding the total")
+                .add(&done)
+            {
+                overflow.store(true, Ordering::Relaxed);
+            }
+            made.fetch_add(local_made, Ordering::Relaxed);
+        };
+        if states_in < SEQUENTIAL_STATES {
+            // A small layer: one thread, one set of buffers (threads would cost more).
+            let mut buffers = workers();
+            for shard in layer {
+                process(&mut buffers, shard);
+            }
+        } else {
+            layer.into_par_iter().for_each_init(workers, process);
+        }
         if overflow.load(Ordering::Relaxed) {
             return Err(Error::Overflow { board: self.board });
         }
@@ -1590,6 +1767,7 @@ impl Tally for BigUint {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use num_traits::Zero;
 
     fn run(rows: u32, cols: u32, mode: FrontierMode) -> u128 {
         let (count, _) = count(
@@ -1600,6 +1778,49 @@ mod tests {
         )
         .unwrap();
         count.try_into().unwrap()
+    }
+
+    /// The two ways of reading a tour back agree on whether one exists, and both give the
+    /// moves of a whole tour (n - 1 moves open, n closed, every square used once or twice).
+    #[test]
+    fn both_witness_searches_find_tours_exactly_when_they_exist() {
+        let cancel = CancelFlag::new();
+        for (rows, cols) in [(3, 12), (4, 9), (3, 15)] {
+            let board = Board::new(rows, cols).unwrap();
+            for closed in [false, true] {
+                for square in board.all_squares() {
+                    let mode = if closed {
+                        FrontierMode::Closed
+                    } else {
+                        FrontierMode::OpenFrom(square)
+                    };
+                    let mut plan = Plan::new(board, mode).unwrap();
+                    plan.witness = true;
+                    let exists = !count(board, mode, MemoryBudget::DEFAULT, &cancel)
+                        .unwrap()
+                        .0
+                        .is_zero();
+                    let periodic = plan.witness_edges_periodic(&cancel).unwrap().unwrap();
+                    let plain = plan.witness_edges(&cancel).unwrap();
+                    for edges in [periodic, plain] {
+                        assert_eq!(edges.is_some(), exists, "{board} {square} {closed}");
+                        if let Some(edges) = edges {
+                            let n = board.squares() as usize;
+                            assert_eq!(edges.len(), if closed { n } else { n - 1 });
+                            let mut degree = vec![0; n];
+                            for (a, b) in edges {
+                                degree[a] += 1;
+                                degree[b] += 1;
+                            }
+                            assert!(degree.iter().all(|&d| d == 1 || d == 2));
+                        }
+                    }
+                    if closed {
+                        break; // the same for every square
+                    }
+                }
+            }
+        }
     }
 
     #[test]

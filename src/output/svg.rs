@@ -66,7 +66,8 @@ fn escape(text: &str) -> String {
 }
 
 /// A tour on its board: the squares in two shades, the knight's path, the start (a green
-/// disc) and the end (a red square; a closed tour's path closes on its start), and the step
+/// disc) and the last square (a red square; a closed tour's path then closes on its start),
+/// and the step
 /// numbers on boards small enough to read them.
 pub fn tour_svg(tour: &Tour) -> String {
     let board = tour.board();
@@ -138,7 +139,8 @@ pub fn tour_svg(tour: &Tour) -> String {
         r##"<circle cx="{sx:.1}" cy="{sy:.1}" r="{marker:.1}" fill="#2e9e45"><title>start</title></circle>"##
     )
     .expect("String");
-    if !tour.is_closed() {
+    // The last square (on a closed tour, a knight's move from the start).
+    if tour.squares().len() > 1 {
         let (ex, ey) = centre(*tour.squares().last().expect("a tour has squares"));
         writeln!(
             out,

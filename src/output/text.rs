@@ -42,7 +42,8 @@ fn columns(header: &[&str], left: &[bool], rows: &[Vec<String>]) -> String {
 
 impl TextExporter {
     /// One board of a series as a line of text (after a header line when `first`), for
-    /// printing as each board is known: sides and kind aligned, counts as they are.
+    /// printing as each board is known: sides and kind aligned, counts right-aligned under
+    /// their headings (wider counts push on: the widths of later boards are not known yet).
     pub fn series_line(total: &BoardTotal, first: bool) -> String {
         let header = if first {
             "rows  cols  kind    directed  undirected\n"
@@ -50,7 +51,7 @@ impl TextExporter {
             ""
         };
         format!(
-            "{header}{:>4}  {:>4}  {:<6}  {}  {}\n",
+            "{header}{:>4}  {:>4}  {:<6}  {:>8}  {:>10}\n",
             total.rows, total.cols, total.kind, total.total_directed, total.total_undirected
         )
     }

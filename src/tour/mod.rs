@@ -26,6 +26,7 @@ use crate::count::frontier;
 use crate::count::memo;
 use crate::error::Error;
 use crate::existence::{NoTour, no_closed_tour, no_open_tour};
+use crate::memory::MemoryBudget;
 
 /// A knight's tour: every square once, by knight's moves (and back to the start, if closed).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -223,6 +224,26 @@ impl fmt::Display for Method {
     }
 }
 
+/// Narrow boards up to this many squares are searched by the memo engine.
+const NARROW_MEMO_SQUARES: u64 = 30;
+
+/// Bytes per square that finding, checking and printing a large tour take at most (measured:
+/// about 30 on 1000x1000 and 2000x2000, output included).
+pub const TOUR_BYTES_PER_SQUARE: u64 = 48;
+
+/// Refuses, before any work, a board whose tour would not fit in `budget`.
+pub fn check_memory(board: Board, budget: MemoryBudget) -> Result<(), Error> {
+    let needed = board.squares().saturating_mul(TOUR_BYTES_PER_SQUARE);
+    if needed > budget.bytes() {
+        return Err(Error::TourTooLarge {
+            board,
+            needed,
+            budget: budget.bytes(),
+        });
+    }
+    Ok(())
+}
+
 /// Finds a tour of `board`: closed (listed from `start`), or open from `start`. The seed picks
 /// among equally good moves; the same question and seed always give the same tour.
 pub fn find_tour(
@@ -249,8 +270,10 @@ pub fn find_tour(
     let short = board.rows().min(board.cols());
     let long = board.rows().max(board.cols());
     let (path, method) = if short <= 4 {
-        // Narrow boards: tours exist from some squares only; an exact search decides.
-        if squares <= 64 {
+        // Narrow boards: tours exist from some squares only; an exact search decides (the
+        // memo engine's on small boards, the frontier engine's, which is linear in the
+        // length, beyond).
+        if squares <= NARROW_MEMO_SQUARES {
             (exact_small(board, start, closed, cancel)?, Method::Memo)
         } else {
             let path = frontier::find_tour(board, closed, start, cancel)?;

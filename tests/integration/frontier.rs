@@ -144,14 +144,14 @@ fn series_prints_one_line_per_board_and_saves_them() {
         .args(["series", "3", "--cols", "16..20", "--closed"])
         .assert()
         .success()
-        .stdout(
-            "rows  cols  kind    directed  undirected\n   \
-                3    16  closed  30848  15424\n   \
-                3    17  closed  0  0\n   \
-                3    18  closed  295456  147728\n   \
-                3    19  closed  0  0\n   \
-                3    20  closed  2896832  1448416\n",
-        );
+        .stdout(concat!(
+            "rows  cols  kind    directed  undirected\n",
+            "   3    16  closed     30848       15424\n",
+            "   3    17  closed         0           0\n",
+            "   3    18  closed    295456      147728\n",
+            "   3    19  closed         0           0\n",
+            "   3    20  closed   2896832     1448416\n",
+        ));
     // Again: every board from the store, and the same lines.
     test.knights()
         .args([

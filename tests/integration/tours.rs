@@ -21,18 +21,22 @@ fn open_exists(board: Board) -> Vec<bool> {
             .unwrap();
         return table.counts().iter().map(|c| !c.is_zero()).collect();
     }
+    // One count per symmetry class of squares.
+    let mut known = std::collections::HashMap::new();
     board
         .all_squares()
         .map(|square| {
             let canonical = board.canonical_square(square).0;
-            let (count, _) = frontier::count(
-                board,
-                FrontierMode::OpenFrom(canonical),
-                MemoryBudget::DEFAULT,
-                &CancelFlag::new(),
-            )
-            .unwrap();
-            !count.is_zero()
+            *known.entry(canonical).or_insert_with(|| {
+                let (count, _) = frontier::count(
+                    board,
+                    FrontierMode::OpenFrom(canonical),
+                    MemoryBudget::DEFAULT,
+                    &CancelFlag::new(),
+                )
+                .unwrap();
+                !count.is_zero()
+            })
         })
         .collect()
 }
@@ -152,10 +156,35 @@ fn the_construction_joins_every_kind_of_block() {
     }
 }
 
-/// Narrow long boards: the frontier engine's exact search.
+/// Narrow long boards: the frontier engine's exact search, against its own counts from every
+/// square of 3xn for n from 13 to 20 and 4xn for n from 13 to 16 (beyond the memo engine's
+/// search).
 #[test]
 fn tours_of_long_narrow_boards() {
     let cancel = CancelFlag::new();
+    for (rows, longest) in [(3u32, 20u32), (4, 16)] {
+        for cols in 13..=longest {
+            let board = Board::new(rows, cols).unwrap();
+            let open = open_exists(board);
+            for square in board.all_squares() {
+                let found = find_tour(board, square, false, 0, &cancel).unwrap();
+                assert_eq!(found.is_ok(), open[board.index(square)], "{board} {square}");
+                if let Ok((tour, _)) = &found {
+                    assert_eq!(validate(board, tour.squares(), false), Ok(()));
+                    assert_eq!(tour.squares()[0], square);
+                }
+            }
+        }
+    }
+    // Very long boards: a tour in well under a second (the layers repeat along the board).
+    for (rows, cols, start) in [
+        (4, 100_000, Square::new(0, 31)),
+        (3, 99_999, Square::new(2, 778)),
+    ] {
+        let board = Board::new(rows, cols).unwrap();
+        let (tour, _) = find_tour(board, start, false, 0, &cancel).unwrap().unwrap();
+        assert_eq!(validate(board, tour.squares(), false), Ok(()));
+    }
     for (rows, cols, start, closed, exists) in [
         (3, 200, Square::new(1, 100), true, true),
         (3, 201, Square::new(1, 100), false, false), // minority colour
@@ -224,6 +253,17 @@ fn tour_command_prints_the_board_and_says_when_there_is_none() {
         .args(["tour", "3", "7", "0", "1"])
         .assert()
         .code(3);
+    // A board whose tour would not fit in the memory budget: refused before any work.
+    knights()
+        .args(["tour", "100000", "100000", "0", "0"])
+        .assert()
+        .code(2)
+        .stderr(contains("needs about 447.0 GiB of memory"));
+    knights()
+        .args(["--memory", "10M", "tour", "1000", "1000", "0", "0"])
+        .assert()
+        .code(2)
+        .stderr(contains("allow more with --memory"));
     // Bad input is still exit code 2.
     knights()
         .args(["tour", "8", "8", "8", "0"])
