@@ -132,7 +132,8 @@ pub fn tour_svg(tour: &Tour) -> String {
         points.trim_end()
     )
     .expect("String");
-    let marker = (cell / 3.0).max(2.0);
+    // At least 5 units, so that start and end stay visible on large boards.
+    let marker = (cell / 3.0).max(5.0);
     let (sx, sy) = centre(tour.squares()[0]);
     writeln!(
         out,
