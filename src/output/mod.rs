@@ -11,6 +11,7 @@ mod svg;
 mod text;
 
 use std::fmt;
+use std::fmt::Write as _;
 use std::str::FromStr;
 
 use num_bigint::BigUint;
@@ -342,8 +343,12 @@ pub fn write_tour(
             let width = board.squares().to_string().len();
             let mut out = String::with_capacity(steps.len() * (width + 1));
             for row in steps.chunks(board.cols() as usize) {
-                let cells: Vec<String> = row.iter().map(|s| format!("{s:>width$}")).collect();
-                out.push_str(&cells.join(" "));
+                for (i, step) in row.iter().enumerate() {
+                    if i > 0 {
+                        out.push(' ');
+                    }
+                    write!(out, "{step:>width$}").expect("writing to a String");
+                }
                 out.push('\n');
             }
             out
