@@ -48,8 +48,9 @@ impl fmt::Display for NoTour {
         match self {
             NoTour::ClosedOddSquares(board) => write!(
                 f,
-                "no closed tour on {board}: it has {} squares, an odd number, and a closed tour alternates colours so needs an even number (Schwenk 1991)",
-                board.squares()
+                "no closed tour on {board}: it has {} square{}, an odd number, and a closed tour alternates colours so needs an even number (Schwenk 1991)",
+                board.squares(),
+                if board.squares() == 1 { "" } else { "s" }
             ),
             NoTour::ClosedShortSide(board) => write!(
                 f,
