@@ -91,8 +91,8 @@ pub fn count(
         let count = u32::from(mode != FrontierMode::Closed);
         return Ok((BigUint::from(count), FrontierStats::default()));
     }
-    if mode == FrontierMode::Closed && plan.meets() {
-        return count_closed_meeting(board, budget, cancel);
+    if plan.meets() {
+        return count_meeting(board, mode, budget, cancel);
     }
     let heights = plan.h..=plan.h;
     let mut result = None;
@@ -114,18 +114,41 @@ pub fn count_closed_meeting(
     budget: MemoryBudget,
     cancel: &CancelFlag,
 ) -> Result<(BigUint, FrontierStats), Error> {
-    let mut plan = Plan::new(board, FrontierMode::Closed)?;
-    if !plan.meets() {
+    count_meeting(board, FrontierMode::Closed, budget, cancel)
+}
+
+/// Counts closed tours or all open tours (each path once) by meeting in the middle, as
+/// [`count_closed_meeting`] describes; open paths join where the moves add up to two on every
+/// cut square (one where a tour end lies on the cut), the ends are two, and the pieces of both
+/// halves form one path. Boards that cannot be cut so, and counts past 128 bits, are counted
+/// directly.
+pub fn count_meeting(
+    board: Board,
+    mode: FrontierMode,
+    budget: MemoryBudget,
+    cancel: &CancelFlag,
+) -> Result<(BigUint, FrontierStats), Error> {
+    let mut plan = Plan::new(board, mode)?;
+    let direct = |plan: Plan| -> Result<(BigUint, FrontierStats), Error> {
         let mut direct = plan;
         direct.split = None;
         let heights = direct.h..=direct.h;
         let mut result = BigUint::default();
         let stats = direct.run(heights, budget, cancel, &mut |_, count| result = count)?;
-        return Ok((result, stats));
+        Ok((result, stats))
+    };
+    if !plan.meets() {
+        return direct(plan);
     }
     plan.split = Some(plan.h / 2);
+    // The colour of the first tour end is only a pruning, and it does not survive the half
+    // turn: the halves go without it.
+    plan.colour_flag = false;
     match plan.meet::<u64>(budget, cancel) {
-        Err(Error::Overflow { .. }) => plan.meet::<u128>(budget, cancel),
+        Err(Error::Overflow { .. }) => match plan.meet::<u128>(budget, cancel) {
+            Err(Error::Overflow { .. }) => direct(Plan::new(board, mode)?),
+            other => other,
+        },
         other => other,
     }
 }
@@ -375,7 +398,14 @@ impl Plan {
     /// Closed tours meet in the middle: the halves are each other's half turn (an even number
     /// of rows, so that the cut lies between two of them).
     fn meets(&self) -> bool {
-        self.mode == FrontierMode::Closed && self.h.is_multiple_of(2) && self.h >= 4 && self.w >= 3
+        // Open paths join pair by pair, which pays on boards near square (measured: 5x8 0.25 s
+        // against 0.42 s direct, 6x8 20 s against 24 s; 5x10 1.3 s against 0.9 s).
+        let shape = match self.mode {
+            FrontierMode::Closed => true,
+            FrontierMode::OpenAll => self.h <= self.w + 3,
+            FrontierMode::OpenFrom(_) => false,
+        };
+        shape && self.h.is_multiple_of(2) && self.h >= 4 && self.w >= 3
     }
 
     fn corner_colour(&self, v: usize) -> bool {
@@ -865,6 +895,10 @@ impl Plan {
             cancel.check()?;
             let step = self.step::<Wd>(v, &heights);
             layer = self.advance(&codec, layer, &step, budget, &mut stats)?.0;
+        }
+        if self.mode == FrontierMode::OpenAll {
+            let total = open_join::<Wd, T>(layer, &codec, w, cancel)?;
+            return Ok((total, stats));
         }
         // The cut: rows m - 1 and m, 2w squares; square i is row m - 1 + i / w, column i % w.
         // Each state becomes the degrees and pairings of the cut's squares, grouped by degrees.
@@ -1485,6 +1519,224 @@ fn join_class<T: Tally + Into<u128> + Copy>(
     sum + partial
 }
 
+/// One top state at the cut, for open paths: the partner of each label (4 bits a square) and
+/// the squares whose path runs to a tour end inside the half (one bit a square).
+#[derive(Clone, Copy)]
+struct OpenCut<T> {
+    /// For each cut square where a path of the half ends: the square at its other end, or
+    /// [`LINK_END`] when it runs to a tour end inside the half; [`NO_LINK`] elsewhere.
+    links: [u8; 16],
+    count: T,
+}
+
+/// A path that runs to a tour end inside a half.
+const LINK_END: u8 = 16;
+/// No path ends on this cut square.
+const NO_LINK: u8 = 255;
+
+/// The moves across the cut that are their own half turn (odd widths), as cut squares.
+fn self_turned_moves(w: usize) -> Vec<(usize, usize)> {
+    if w % 2 == 1 {
+        let (c1, c2) = ((w - 3) / 2, w.div_ceil(2));
+        vec![(c1, w + c1 + 2), (c2, w + c2 - 2)]
+    } else {
+        Vec::new()
+    }
+}
+
+/// Joins the top half's states with their half turns into open paths over the whole board
+/// (each path once): on every cut square the moves of both halves (and the self-turned moves
+/// chosen) add up to 2, or to 1 where a tour end lies on the cut; the ends — on the cut, or
+/// inside a half behind a dangling path — are two; and the pieces form one path.
+fn open_join<Wd: Word, T: Tally + Into<u128> + Copy>(
+    layer: Vec<HashMap<u64, T>>,
+    codec: &Codec,
+    w: usize,
+    cancel: &CancelFlag,
+) -> Result<BigUint, Error> {
+    let cut = 2 * w;
+    let last = cut - 1;
+    // By degrees, then by the number of tour ends behind the state's paths (0, 1 or 2).
+    let mut classes: HashMap<u32, [Vec<OpenCut<T>>; 3]> = HashMap::new();
+    for shard in layer {
+        for (key, count) in shard {
+            let (window, _) = codec.decode::<Wd>(key);
+            let mut dangling = 0u32;
+            let leaving = window.code(0);
+            let mut leaving_label = None;
+            match leaving {
+                FULL => {}
+                code if code >= FIRST_LABEL => leaving_label = Some(code), // a tour end
+                _ => continue, // unreached, or a finished path that is not the whole board
+            }
+            let mut degrees = 0u32;
+            let mut links = [NO_LINK; 16];
+            for (i, link) in links.iter_mut().enumerate().take(cut) {
+                let code = window.code(i + 1);
+                let degree = match code {
+                    EMPTY => 0,
+                    FULL => 2,
+                    _ => 1,
+                };
+                degrees |= degree << (2 * i);
+                if code == DANGLING || Some(code) == leaving_label {
+                    dangling |= 1 << i;
+                    *link = LINK_END;
+                } else if code >= FIRST_LABEL {
+                    let other = (0..cut)
+                        .find(|&j| j != i && window.code(j + 1) == code)
+                        .expect("a path has two ends");
+                    *link = other as u8;
+                }
+            }
+            if dangling.count_ones() > 2 {
+                continue;
+            }
+            classes.entry(degrees).or_default()[dangling.count_ones() as usize]
+                .push(OpenCut { links, count });
+        }
+    }
+    cancel.check()?;
+    let fixed = self_turned_moves(w);
+    let entries: Vec<(&u32, &[Vec<OpenCut<T>>; 3])> = classes.iter().collect();
+    let total = entries
+        .par_iter()
+        .map(|&(&degrees, tops_by_ends)| {
+            let mut sum = BigUint::default();
+            let mut partial: u128 = 0;
+            let degree = |d: u32, i: usize| (d >> (2 * i)) & 3;
+            for chosen in 0..1usize << fixed.len() {
+                let mut extra = [0u32; 16];
+                let used: Vec<(usize, usize)> = fixed
+                    .iter()
+                    .enumerate()
+                    .filter(|(bit, _)| chosen & (1 << bit) != 0)
+                    .map(|(_, &edge)| edge)
+                    .collect();
+                let mut fixed_links = [NO_LINK; 16];
+                for &(i, j) in &used {
+                    extra[i] += 1;
+                    extra[j] += 1;
+                    fixed_links[i] = j as u8;
+                    fixed_links[j] = i as u8;
+                }
+                let have: Vec<u32> = (0..cut).map(|i| degree(degrees, i) + extra[i]).collect();
+                if have.iter().any(|&h| h > 2) {
+                    continue;
+                }
+                // Tour ends on the cut: none, one or two squares that get one move in all.
+                let may_end: Vec<usize> = (0..cut).filter(|&i| have[i] <= 1).collect();
+                let mut end_sets: Vec<u32> = vec![0];
+                for (n, &i) in may_end.iter().enumerate() {
+                    end_sets.push(1 << i);
+                    for &j in &may_end[n + 1..] {
+                        end_sets.push(1 << i | 1 << j);
+                    }
+                }
+                for ends in end_sets {
+                    let mut wanted = 0u32;
+                    for (i, &had) in have.iter().enumerate() {
+                        let total = if ends & (1 << i) != 0 { 1 } else { 2 };
+                        wanted |= (total - had) << (2 * (last - i));
+                    }
+                    let Some(bottoms) = classes.get(&wanted) else {
+                        continue;
+                    };
+                    let on_cut = ends.count_ones() as usize;
+                    // The squares where pieces meet: those with a move of a half's path
+                    // ending there, or a self-turned move.
+                    let nodes = (0..cut)
+                        .filter(|&i| {
+                            degree(degrees, i) == 1 || degree(wanted, last - i) == 1 || extra[i] > 0
+                        })
+                        .count();
+                    for top_ends in 0..=2 - on_cut {
+                        let tops = &tops_by_ends[top_ends];
+                        let bottoms = &bottoms[2 - on_cut - top_ends];
+                        for top in tops {
+                            for bottom in bottoms {
+                                if one_path(top, bottom, &fixed_links, ends, cut, nodes) {
+                                    let (a, b): (u128, u128) =
+                                        (top.count.into(), bottom.count.into());
+                                    match a.checked_mul(b) {
+                                        Some(product) => match partial.checked_add(product) {
+                                            Some(s) => partial = s,
+                                            None => {
+                                                sum += partial;
+                                                partial = product;
+                                            }
+                                        },
+                                        None => sum += BigUint::from(a) * BigUint::from(b),
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            sum + partial
+        })
+        .reduce(BigUint::default, |a, b| a + b);
+    Ok(total)
+}
+
+/// Whether a top state and a turned bottom state (with the self-turned moves `fixed` and the
+/// tour ends `ends` on the cut) make one path through all `nodes` cut squares they touch.
+fn one_path<T>(
+    top: &OpenCut<T>,
+    bottom: &OpenCut<T>,
+    fixed: &[u8; 16],
+    ends: u32,
+    cut: usize,
+    nodes: usize,
+) -> bool {
+    let last = cut - 1;
+    // The link of cut square `at` of kind 0 (top), 1 (bottom, turned) or 2 (self-turned).
+    let link = |at: usize, kind: usize| -> u8 {
+        match kind {
+            0 => top.links[at],
+            1 => match bottom.links[last - at] {
+                NO_LINK => NO_LINK,
+                LINK_END => LINK_END,
+                other => (last - other as usize) as u8,
+            },
+            _ => fixed[at],
+        }
+    };
+    // Start at an end: a tour end on the cut, or a square whose path leads to one inside.
+    let (mut at, mut came) = if ends != 0 {
+        (ends.trailing_zeros() as usize, 3)
+    } else {
+        let Some((square, kind)) = (0..cut)
+            .flat_map(|i| (0..2).map(move |kind| (i, kind)))
+            .find(|&(i, kind)| link(i, kind) == LINK_END)
+        else {
+            return false;
+        };
+        (square, kind)
+    };
+    let mut seen = 1;
+    loop {
+        let Some((out, next)) = (0..3)
+            .filter(|&kind| kind != came)
+            .map(|kind| (kind, link(at, kind)))
+            .find(|&(_, next)| next != NO_LINK)
+        else {
+            // Only a tour end on the cut has a single link.
+            return ends & (1 << at) != 0 && seen == nodes;
+        };
+        if next == LINK_END {
+            return seen == nodes;
+        }
+        at = next as usize;
+        came = out;
+        seen += 1;
+        if seen > nodes {
+            return false;
+        }
+    }
+}
+
 /// What one choice of moves leads to; the moves are the window slots joined to the new square,
 /// as a bit mask.
 enum Outcome {
@@ -1810,6 +2062,39 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    /// Open totals by meeting in the middle equal the direct computation's.
+    #[test]
+    fn open_totals_meet_in_the_middle() {
+        let cancel = CancelFlag::new();
+        for (rows, cols) in [
+            (3, 4),
+            (4, 4),
+            (4, 6),
+            (6, 4),
+            (5, 6),
+            (6, 5),
+            (5, 8),
+            (6, 6),
+        ] {
+            let board = Board::new(rows, cols).unwrap();
+            let mut plan = Plan::new(board, FrontierMode::OpenAll).unwrap();
+            assert!(plan.meets(), "{board}");
+            plan.split = None;
+            let mut direct = BigUint::default();
+            plan.run(
+                plan.h..=plan.h,
+                MemoryBudget::DEFAULT,
+                &cancel,
+                &mut |_, c| direct = c,
+            )
+            .unwrap();
+            let (met, _) =
+                count_meeting(board, FrontierMode::OpenAll, MemoryBudget::DEFAULT, &cancel)
+                    .unwrap();
+            assert_eq!(met, direct, "{board}");
         }
     }
 
