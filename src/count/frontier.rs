@@ -913,16 +913,9 @@ impl Plan {
                 let mut partners = u64::MAX;
                 for i in 0..2 * w {
                     let code = window.code(i + 1);
-                    let degree = match code {
-                        EMPTY => 0,
-                        FULL => 2,
-                        _ => 1,
-                    };
-                    degrees |= degree << (2 * i);
+                    degrees |= code_degree(code) << (2 * i);
                     if code >= FIRST_LABEL {
-                        let other = (0..2 * w)
-                            .find(|&j| j != i && window.code(j + 1) == code)
-                            .expect("a path has two ends");
+                        let other = label_partner(window, i, 2 * w);
                         partners &= !(15u64 << (4 * i));
                         partners |= (other as u64) << (4 * i);
                     }
@@ -934,12 +927,7 @@ impl Plan {
         let last = 2 * w - 1;
         // On an odd width, two moves across the cut are their own half turn: neither half owns
         // them, and every join tries them both ways.
-        let fixed: Vec<(usize, usize)> = if w % 2 == 1 {
-            let (c1, c2) = ((w - 3) / 2, w.div_ceil(2));
-            vec![(c1, w + c1 + 2), (c2, w + c2 - 2)]
-        } else {
-            Vec::new()
-        };
+        let fixed = self_turned_moves(w);
         let entries: Vec<(&u32, &Vec<(u64, T)>)> = classes.iter().collect();
         let total = entries
             .par_iter()
@@ -1534,6 +1522,23 @@ const LINK_END: u8 = 16;
 /// No path ends on this cut square.
 const NO_LINK: u8 = 255;
 
+/// The number of moves a window code stands for.
+fn code_degree(code: u8) -> u32 {
+    match code {
+        EMPTY => 0,
+        FULL => 2,
+        _ => 1,
+    }
+}
+
+/// The cut square (of `cut`, window slots 1..=cut) at the other end of the path ending at `i`.
+fn label_partner<Wd: Word>(window: Wd, i: usize, cut: usize) -> usize {
+    let code = window.code(i + 1);
+    (0..cut)
+        .find(|&j| j != i && window.code(j + 1) == code)
+        .expect("a path has two ends")
+}
+
 /// The moves across the cut that are their own half turn (odd widths), as cut squares.
 fn self_turned_moves(w: usize) -> Vec<(usize, usize)> {
     if w % 2 == 1 {
@@ -1573,20 +1578,12 @@ fn open_join<Wd: Word, T: Tally + Into<u128> + Copy>(
             let mut links = [NO_LINK; 16];
             for (i, link) in links.iter_mut().enumerate().take(cut) {
                 let code = window.code(i + 1);
-                let degree = match code {
-                    EMPTY => 0,
-                    FULL => 2,
-                    _ => 1,
-                };
-                degrees |= degree << (2 * i);
+                degrees |= code_degree(code) << (2 * i);
                 if code == DANGLING || Some(code) == leaving_label {
                     dangling |= 1 << i;
                     *link = LINK_END;
                 } else if code >= FIRST_LABEL {
-                    let other = (0..cut)
-                        .find(|&j| j != i && window.code(j + 1) == code)
-                        .expect("a path has two ends");
-                    *link = other as u8;
+                    *link = label_partner(window, i, cut) as u8;
                 }
             }
             if dangling.count_ones() > 2 {
