@@ -640,6 +640,56 @@ impl Plan {
         Ok(stats)
     }
 
+    /// The states after square `v` reachable from `layer` (sorted), and whether a board
+    /// finishes at `v`.
+    fn next_states(&self, codec: &Codec, step: &Step<u64>, layer: &[u64]) -> (Vec<u64>, bool) {
+        let mut next = hashbrown::HashSet::new();
+        let mut finished = false;
+        for &key in layer {
+            self.transitions(codec, step, key, |outcome| match outcome {
+                Outcome::Next(next_key, _) => {
+                    next.insert(next_key);
+                }
+                Outcome::Finished(_) => finished = true,
+            });
+        }
+        let mut next: Vec<u64> = next.into_iter().collect();
+        next.sort_unstable();
+        (next, finished)
+    }
+
+    /// The first state of `layer` (and its moves) that leads to `target` (`None`: finishing).
+    fn predecessor(
+        &self,
+        codec: &Codec,
+        step: &Step<u64>,
+        layer: &[u64],
+        target: Option<u64>,
+    ) -> Option<(u64, u32)> {
+        let mut found = None;
+        for &key in layer {
+            self.transitions(codec, step, key, |outcome| {
+                let (to, moves) = outcome.parts();
+                if found.is_none() && to == target {
+                    found = Some((key, moves));
+                }
+            });
+            if found.is_some() {
+                break;
+            }
+        }
+        found
+    }
+
+    /// Adds the moves of square `v` (a mask of window slots) to `edges`.
+    fn push_moves(&self, v: usize, moves: u32, edges: &mut Vec<(usize, usize)>) {
+        for slot in 0..self.k {
+            if moves & (1 << slot) != 0 {
+                edges.push((v + slot - self.k, v));
+            }
+        }
+    }
+
     /// [`Plan::witness_edges`] for long boards, in time linear in the length with a small
     /// constant: away from the top, the bottom and the start, two rows of steps are the same as
     /// the two rows before them, so once a layer equals the one two rows earlier, the layers
@@ -679,23 +729,14 @@ impl Plan {
                 layers.push(repeated);
                 continue;
             }
-            let mut next = hashbrown::HashSet::new();
-            for &key in layer.iter() {
-                self.transitions(&codec, &steps[v], key, |outcome| match outcome {
-                    Outcome::Next(next_key, _) => {
-                        next.insert(next_key);
-                    }
-                    Outcome::Finished(_) => finished = true,
-                });
-            }
+            let (next, finishes) = self.next_states(&codec, &steps[v], layer);
             if v + 1 == n {
+                finished = finishes;
                 break;
             }
             if next.is_empty() {
                 return Ok(Some(None));
             }
-            let mut next: Vec<u64> = next.into_iter().collect();
-            next.sort_unstable();
             held += next.len() * 8;
             if held > WITNESS_LAYER_BYTES {
                 return Ok(None);
@@ -724,10 +765,7 @@ impl Plan {
             let mut table = HashMap::new();
             for &key in layer {
                 self.transitions(&codec, &steps[v], key, |outcome| {
-                    let (to, moves) = match outcome {
-                        Outcome::Next(next_key, moves) => (Some(next_key), moves),
-                        Outcome::Finished(moves) => (None, moves),
-                    };
+                    let (to, moves) = outcome.parts();
                     table.entry(to).or_insert((key, moves));
                 });
             }
@@ -748,29 +786,10 @@ impl Plan {
                 table.get(&target).copied()
             } else {
                 // Used once: the first state that leads to the target.
-                let mut found = None;
-                for &key in layer.iter() {
-                    self.transitions(&codec, &steps[v], key, |outcome| {
-                        let (to, moves) = match outcome {
-                            Outcome::Next(next_key, moves) => (Some(next_key), moves),
-                            Outcome::Finished(moves) => (None, moves),
-                        };
-                        if found.is_none() && to == target {
-                            found = Some((key, moves));
-                        }
-                    });
-                    if found.is_some() {
-                        break;
-                    }
-                }
-                found
+                self.predecessor(&codec, &steps[v], layer, target)
             };
             let (key, moves) = chosen.expect("a layer leads to the state chosen after it");
-            for slot in 0..self.k {
-                if moves & (1 << slot) != 0 {
-                    edges.push((v + slot - self.k, v));
-                }
-            }
+            self.push_moves(v, moves, &mut edges);
             target = Some(key);
         }
         Ok(Some(Some(edges)))
@@ -786,20 +805,7 @@ impl Plan {
         // Layer v is the set of states before square v; every `stride`-th is kept.
         let stride = (n as f64).sqrt().ceil() as usize;
         let advance = |layer: &[u64], v: usize| -> (Vec<u64>, bool) {
-            let step = self.step::<u64>(v, &heights);
-            let mut next = hashbrown::HashSet::new();
-            let mut finished = false;
-            for &key in layer {
-                self.transitions(&codec, &step, key, |outcome| match outcome {
-                    Outcome::Next(next_key, _) => {
-                        next.insert(next_key);
-                    }
-                    Outcome::Finished(_) => finished = true,
-                });
-            }
-            let mut next: Vec<u64> = next.into_iter().collect();
-            next.sort_unstable();
-            (next, finished)
+            self.next_states(&codec, &self.step::<u64>(v, &heights), layer)
         };
         let mut kept: Vec<Vec<u64>> = Vec::new();
         let mut layer = vec![initial];
@@ -833,30 +839,10 @@ impl Plan {
             }
             for v in (first..last).rev() {
                 let step = self.step::<u64>(v, &heights);
-                let mut found = None;
-                for &key in &layers[v - first] {
-                    self.transitions(&codec, &step, key, |outcome| {
-                        if found.is_some() {
-                            return;
-                        }
-                        match (outcome, target) {
-                            (Outcome::Finished(moves), None) => found = Some((key, moves)),
-                            (Outcome::Next(next_key, moves), Some(t)) if next_key == t => {
-                                found = Some((key, moves));
-                            }
-                            _ => {}
-                        }
-                    });
-                    if found.is_some() {
-                        break;
-                    }
-                }
-                let (key, moves) = found.expect("a kept layer leads to the chosen state");
-                for slot in 0..self.k {
-                    if moves & (1 << slot) != 0 {
-                        edges.push((v + slot - self.k, v));
-                    }
-                }
+                let (key, moves) = self
+                    .predecessor(&codec, &step, &layers[v - first], target)
+                    .expect("a kept layer leads to the chosen state");
+                self.push_moves(v, moves, &mut edges);
                 target = Some(key);
             }
         }
@@ -935,17 +921,7 @@ impl Plan {
             .map(|&(&degrees, tops)| {
                 let mut sum = BigUint::default();
                 for chosen in 0..1usize << fixed.len() {
-                    let used: Vec<(usize, usize)> = fixed
-                        .iter()
-                        .enumerate()
-                        .filter(|(bit, _)| chosen & (1 << bit) != 0)
-                        .map(|(_, &edge)| edge)
-                        .collect();
-                    let mut extra = [0u32; 16];
-                    for &(i, j) in &used {
-                        extra[i] += 1;
-                        extra[j] += 1;
-                    }
+                    let (used, extra) = chosen_moves(&fixed, chosen);
                     // Degrees the bottom must bring, as a state of the top half turned.
                     let mut wanted = 0u32;
                     let mut possible = true;
@@ -1425,18 +1401,10 @@ fn join_class<T: Tally + Into<u128> + Copy>(
             nodes.push(i);
         }
     }
-    let mut sum = BigUint::default();
+    let mut sum = ProductSum::new();
     if nodes.is_empty() {
-        return sum; // the halves would not meet
+        return sum.total(); // the halves would not meet
     }
-    let mut partial: u128 = 0;
-    let mut add = |product: u128| match partial.checked_add(product) {
-        Some(s) => partial = s,
-        None => {
-            sum += partial;
-            partial = product;
-        }
-    };
     if used.is_empty() {
         // Every node has a top link and a bottom link: alternate them.
         for &(top, top_count) in tops {
@@ -1452,11 +1420,11 @@ fn join_class<T: Tally + Into<u128> + Copy>(
                     }
                 }
                 if seen == nodes.len() && at == nodes[0] {
-                    add(top_count.into() * bottom_count.into());
+                    sum.add(top_count.into(), bottom_count.into());
                 }
             }
         }
-        return sum + partial;
+        return sum.total();
     }
     for &(top, top_count) in tops {
         for &(bottom, bottom_count) in bottoms {
@@ -1501,11 +1469,11 @@ fn join_class<T: Tally + Into<u128> + Copy>(
                 came_by = out;
             }
             if closed && seen == nodes.len() {
-                add(top_count.into() * bottom_count.into());
+                sum.add(top_count.into(), bottom_count.into());
             }
         }
     }
-    sum + partial
+    sum.total()
 }
 
 /// One top state at the cut, for open paths: the partner of each label (4 bits a square) and
@@ -1522,6 +1490,55 @@ struct OpenCut<T> {
 const LINK_END: u8 = 16;
 /// No path ends on this cut square.
 const NO_LINK: u8 = 255;
+
+/// A sum of products of two counts: kept in a `u128` while it fits, carried into a big integer
+/// when the sum (or a single product) would not.
+struct ProductSum {
+    big: BigUint,
+    partial: u128,
+}
+
+impl ProductSum {
+    fn new() -> Self {
+        ProductSum {
+            big: BigUint::default(),
+            partial: 0,
+        }
+    }
+
+    fn add(&mut self, a: u128, b: u128) {
+        match a.checked_mul(b) {
+            Some(product) => match self.partial.checked_add(product) {
+                Some(sum) => self.partial = sum,
+                None => {
+                    self.big += self.partial;
+                    self.partial = product;
+                }
+            },
+            None => self.big += BigUint::from(a) * BigUint::from(b),
+        }
+    }
+
+    fn total(self) -> BigUint {
+        self.big + self.partial
+    }
+}
+
+/// The self-turned moves picked by the bits of `chosen`, and how many each cut square gets.
+fn chosen_moves(fixed: &[(usize, usize)], chosen: usize) -> (Vec<(usize, usize)>, [u32; 16]) {
+    let used: Vec<(usize, usize)> = fixed
+        .iter()
+        .enumerate()
+        .filter(|(bit, _)| chosen & (1 << bit) != 0)
+        .map(|(_, &edge)| edge)
+        .collect();
+    let mut extra = [0u32; 16];
+    for &(i, j) in &used {
+        extra[i] += 1;
+        extra[j] += 1;
+    }
+    (used, extra)
+}
 
 /// The number of moves a window code stands for.
 fn code_degree(code: u8) -> u32 {
@@ -1600,21 +1617,12 @@ fn open_join<Wd: Word, T: Tally + Into<u128> + Copy>(
     let total = entries
         .par_iter()
         .map(|&(&degrees, tops_by_ends)| {
-            let mut sum = BigUint::default();
-            let mut partial: u128 = 0;
+            let mut sum = ProductSum::new();
             let degree = |d: u32, i: usize| (d >> (2 * i)) & 3;
             for chosen in 0..1usize << fixed.len() {
-                let mut extra = [0u32; 16];
-                let used: Vec<(usize, usize)> = fixed
-                    .iter()
-                    .enumerate()
-                    .filter(|(bit, _)| chosen & (1 << bit) != 0)
-                    .map(|(_, &edge)| edge)
-                    .collect();
+                let (used, extra) = chosen_moves(&fixed, chosen);
                 let mut fixed_links = [NO_LINK; 16];
                 for &(i, j) in &used {
-                    extra[i] += 1;
-                    extra[j] += 1;
                     fixed_links[i] = j as u8;
                     fixed_links[j] = i as u8;
                 }
@@ -1654,25 +1662,14 @@ fn open_join<Wd: Word, T: Tally + Into<u128> + Copy>(
                         for top in tops {
                             for bottom in bottoms {
                                 if one_path(top, bottom, &fixed_links, ends, cut, nodes) {
-                                    let (a, b): (u128, u128) =
-                                        (top.count.into(), bottom.count.into());
-                                    match a.checked_mul(b) {
-                                        Some(product) => match partial.checked_add(product) {
-                                            Some(s) => partial = s,
-                                            None => {
-                                                sum += partial;
-                                                partial = product;
-                                            }
-                                        },
-                                        None => sum += BigUint::from(a) * BigUint::from(b),
-                                    }
+                                    sum.add(top.count.into(), bottom.count.into());
                                 }
                             }
                         }
                     }
                 }
             }
-            sum + partial
+            sum.total()
         })
         .reduce(BigUint::default, |a, b| a + b);
     Ok(total)
@@ -1740,6 +1737,16 @@ fn one_path<T>(
 enum Outcome {
     Next(u64, u32),
     Finished(u32),
+}
+
+impl Outcome {
+    /// The state reached (`None`: a finished board) and the moves.
+    fn parts(self) -> (Option<u64>, u32) {
+        match self {
+            Outcome::Next(key, moves) => (Some(key), moves),
+            Outcome::Finished(moves) => (None, moves),
+        }
+    }
 }
 
 enum Join {

@@ -352,9 +352,7 @@ pub fn count_cycles(
     cancel: CancelFlag,
 ) -> Result<(u128, MemoStats), Error> {
     let graph = KnightGraph::new(board)?;
-    let start = (0..graph.len())
-        .min_by_key(|&i| graph.neighbours(i).count_ones())
-        .expect("a board has a square");
+    let start = cycle_pivot(&graph);
     let neighbours = graph.neighbours(start);
     let all = graph.all();
     let mut stats = MemoStats::default();
@@ -415,8 +413,7 @@ pub fn find_open_tour(
     start: Square,
     cancel: CancelFlag,
 ) -> Result<Option<Vec<usize>>, Error> {
-    board.check_square(start)?;
-    let mut finder = Finder::new(board, cancel)?;
+    let mut finder = Finder::new(board, start, cancel)?;
     if colour_forbids_start(board, start) {
         return Ok(None);
     }
@@ -436,19 +433,18 @@ pub fn find_closed_tour(
     start: Square,
     cancel: CancelFlag,
 ) -> Result<Option<Vec<usize>>, Error> {
-    board.check_square(start)?;
-    let mut finder = Finder::new(board, cancel)?;
+    let mut finder = Finder::new(board, start, cancel)?;
     let graph = &finder.engine.graph;
-    // Every cycle passes through the square with the fewest neighbours: with two of them, the
-    // cycle is a path between them through every other square.
-    let pivot = (0..graph.len())
-        .min_by_key(|&i| graph.neighbours(i).count_ones())
-        .expect("a board has a square");
+    // Every cycle passes through the pivot: with two neighbours, the cycle is a path between
+    // them through every other square.
+    let pivot = cycle_pivot(graph);
     let neighbours = graph.neighbours(pivot);
     if graph.len() < 3 || neighbours.count_ones() < 2 {
         return Ok(None);
     }
     let all = graph.all();
+    let corner = graph.corner_colour();
+    let odd_path = (graph.len() - 1) % 2 == 1;
     let mut ends = Vec::new();
     let mut rest = neighbours;
     while rest != 0 {
@@ -460,10 +456,8 @@ pub fn find_closed_tour(
         for &last in ends.iter().filter(|&&e| e != first) {
             finder.engine.end = bit(last);
             finder.dead.iter_mut().for_each(|d| d.clear());
-            let corner = finder.engine.graph.corner_colour();
             let same_colour = (bit(first) & corner != 0) == (bit(last) & corner != 0);
-            let squares = graph_len(&finder) - 1;
-            if same_colour != (squares % 2 == 1) {
+            if same_colour != odd_path {
                 continue;
             }
             let mut path = vec![pivot, first];
@@ -487,8 +481,12 @@ pub fn find_closed_tour(
     }))
 }
 
-fn graph_len(finder: &Finder) -> usize {
-    finder.engine.graph.len()
+/// The square that every cycle is counted or searched through: one with the fewest
+/// neighbours (a corner, with two, on boards with both sides at least 3).
+fn cycle_pivot(graph: &KnightGraph) -> usize {
+    (0..graph.len())
+        .min_by_key(|&i| graph.neighbours(i).count_ones())
+        .expect("a board has a square")
 }
 
 /// The search behind [`find_open_tour`] and [`find_closed_tour`].
@@ -500,7 +498,9 @@ struct Finder {
 }
 
 impl Finder {
-    fn new(board: Board, cancel: CancelFlag) -> Result<Self, Error> {
+    /// A search on `board` for a tour through `start` (checked to be on the board).
+    fn new(board: Board, start: Square, cancel: CancelFlag) -> Result<Self, Error> {
+        board.check_square(start)?;
         let engine = MemoCounter::new(board, MemoryBudget::DEFAULT, cancel)?;
         let dead = (0..engine.graph.len())
             .map(|_| hashbrown::HashSet::new())
