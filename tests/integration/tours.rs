@@ -41,6 +41,28 @@ fn open_exists(board: Board) -> Vec<bool> {
         .collect()
 }
 
+/// Asks for a tour and checks the answer: found exactly when `exists`, and then valid and
+/// starting at `start`. Returns whether one was found.
+fn check_tour(
+    board: Board,
+    start: Square,
+    closed: bool,
+    exists: bool,
+    cancel: &CancelFlag,
+) -> bool {
+    let found = find_tour(board, start, closed, 0, cancel).unwrap();
+    assert_eq!(
+        found.is_ok(),
+        exists,
+        "{board} from {start}, closed {closed}: {found:?}"
+    );
+    if let Ok((tour, _)) = &found {
+        assert_eq!(validate(board, tour.squares(), closed), Ok(()), "{board}");
+        assert_eq!(tour.squares()[0], start);
+    }
+    found.is_ok()
+}
+
 /// Every start of every board with both sides at most 12: a valid tour is found exactly when
 /// one exists — by the engines' counts where they count it (boards of at most 30 squares, 3xn
 /// and 4xn), and on boards with both sides at least 5 from every square (every square of the
@@ -73,25 +95,11 @@ fn tours_are_found_exactly_when_they_exist_on_boards_up_to_12x12() {
             };
             assert_eq!(closed, no_closed_tour(board).is_none(), "{board} closed");
             for square in board.all_squares() {
-                let found = find_tour(board, square, false, 0, &cancel).unwrap();
-                assert_eq!(
-                    found.is_ok(),
-                    open[board.index(square)],
-                    "{board} open from {square}: {found:?}"
-                );
-                if let Ok((tour, _)) = &found {
-                    assert_eq!(validate(board, tour.squares(), false), Ok(()));
-                    assert_eq!(tour.squares()[0], square);
-                }
-                if found.is_err() && !counted {
+                let found = check_tour(board, square, false, open[board.index(square)], &cancel);
+                if !found && !counted {
                     assert!(no_open_tour(board, Some(square)).is_some());
                 }
-                let found = find_tour(board, square, true, 0, &cancel).unwrap();
-                assert_eq!(found.is_ok(), closed, "{board} closed from {square}");
-                if let Ok((tour, _)) = &found {
-                    assert_eq!(validate(board, tour.squares(), true), Ok(()));
-                    assert_eq!(tour.squares()[0], square);
-                }
+                check_tour(board, square, true, closed, &cancel);
             }
         }
     }
@@ -118,17 +126,12 @@ fn tours_of_large_boards_are_valid() {
             Square::new(1, 2),
         ] {
             for closed in [false, true] {
-                let found = find_tour(board, start, closed, 0, &cancel).unwrap();
                 let exists = if closed {
                     no_closed_tour(board).is_none()
                 } else {
                     no_open_tour(board, Some(start)).is_none()
                 };
-                assert_eq!(found.is_ok(), exists, "{board} {start} closed {closed}");
-                if let Ok((tour, _)) = found {
-                    assert_eq!(validate(board, tour.squares(), closed), Ok(()), "{board}");
-                    assert_eq!(tour.squares()[0], start);
-                }
+                check_tour(board, start, closed, exists, &cancel);
             }
         }
     }
@@ -167,12 +170,7 @@ fn tours_of_long_narrow_boards() {
             let board = Board::new(rows, cols).unwrap();
             let open = open_exists(board);
             for square in board.all_squares() {
-                let found = find_tour(board, square, false, 0, &cancel).unwrap();
-                assert_eq!(found.is_ok(), open[board.index(square)], "{board} {square}");
-                if let Ok((tour, _)) = &found {
-                    assert_eq!(validate(board, tour.squares(), false), Ok(()));
-                    assert_eq!(tour.squares()[0], square);
-                }
+                check_tour(board, square, false, open[board.index(square)], &cancel);
             }
         }
     }
