@@ -7,7 +7,7 @@ use std::ops::RangeInclusive;
 use std::time::Instant;
 
 use crate::board::Board;
-use crate::count::frontier::{self, MAX_WIDTH};
+use crate::count::frontier::{self, FrontierMode, MAX_WIDTH};
 use crate::error::Error;
 use crate::existence::no_tour;
 use crate::question::{Question, TourKind};
@@ -92,9 +92,27 @@ pub fn series(
                 _ => false,
             }
     };
-    let (tall, short): (Vec<Board>, Vec<Board>) = missing.iter().partition(|b| one_pass(b));
-    for board in short {
-        let answer = resolve::resolve(
+    let (mut tall, mut short): (Vec<Board>, Vec<Board>) = missing.iter().partition(|b| one_pass(b));
+    // The pass costs what its tallest board costs. Where that board is near square and meets
+    // in the middle, it is much faster on its own (7x7's open total: 55 s against 290 s, and
+    // 8x8's closed tours do not fit in memory in one pass), and is counted after the shorter
+    // ones, so that the rows still come in order. On long boards a pass one row shorter saves
+    // little, and the meeting would be work on top.
+    let mode = match kind {
+        TourKind::Closed => FrontierMode::Closed,
+        TourKind::Open => FrontierMode::OpenAll,
+    };
+    let mut alone = Vec::new();
+    while let Some(&board) = tall.last() {
+        if board.cols() > rows + 4 || !frontier::meets_in_the_middle(board, mode) {
+            break;
+        }
+        alone.push(board);
+        tall.pop();
+    }
+    // One board at a time, through the answer resolver (which saves it).
+    let alone_answer = |board: Board, store: &mut Option<&mut Store>| -> Result<Answer, Error> {
+        Ok(resolve::resolve(
             &[question(&board)],
             store.as_deref_mut(),
             settings,
@@ -102,7 +120,11 @@ pub fn series(
         )?
         .answers
         .remove(&question(&board))
-        .expect("the question was asked");
+        .expect("the question was asked"))
+    };
+    short.sort_by_key(Board::cols);
+    for board in short {
+        let answer = alone_answer(board, &mut store)?;
         known.insert(board.cols(), (answer, false));
         flush(&known, &mut next);
     }
@@ -143,6 +165,11 @@ pub fn series(
         if let Some(e) = failure {
             return Err(e);
         }
+    }
+    for board in alone.into_iter().rev() {
+        let answer = alone_answer(board, &mut store)?;
+        known.insert(board.cols(), (answer, false));
+        flush(&known, &mut next);
     }
     Ok(())
 }

@@ -16,6 +16,10 @@
 //! has a colour that no tour's end can have: on an even board the two ends differ in colour,
 //! on an odd one both are the corners' colour.
 //!
+//! Closed tours, and open board totals on boards near square, meet in the middle instead
+//! ([`count_meeting`]): only the top half is computed, and its states are joined with their
+//! own half turns.
+//!
 //! Counts are exact: the ways are added as `u64`; when a sum overflows, the whole count is
 //! redone with `u128`, and then with arbitrary-precision integers.
 
@@ -102,9 +106,15 @@ pub fn count(
     Ok((result.unwrap_or_default(), stats))
 }
 
-/// Counts the closed tours of `board` by meeting in the middle: the board is cut between its
-/// two middle rows (rows are the short side, and both sides are even), the top half's states
-/// are computed up to the cut — including the moves across it that the top half owns — and the
+/// True when [`count`] answers `mode` on `board` by meeting in the middle (see
+/// [`count_meeting`]) rather than in one pass over the whole board.
+pub fn meets_in_the_middle(board: Board, mode: FrontierMode) -> bool {
+    Plan::new(board, mode).is_ok_and(|plan| plan.n > 1 && plan.meets())
+}
+
+/// Counts the closed tours of `board` by meeting in the middle: the board is cut at its two
+/// middle rows (rows are the short side, and both sides are even), the top half's states are
+/// computed up to the cut — including the moves inside it that the top half owns — and the
 /// bottom half's states are the same states turned 180 degrees. A top state and a turned one
 /// join when every square on the cut gets two moves in all and the paths of both halves close
 /// into a single cycle. The largest layer is that of a half board, a small part of what the
@@ -120,8 +130,9 @@ pub fn count_closed_meeting(
 /// Counts closed tours or all open tours (each path once) by meeting in the middle, as
 /// [`count_closed_meeting`] describes; open paths join where the moves add up to two on every
 /// cut square (one where a tour end lies on the cut), the ends are two, and the pieces of both
-/// halves form one path. Boards that cannot be cut so, and counts past 128 bits, are counted
-/// directly.
+/// halves form one path. A board with an odd number of squares (both sides odd) is cut at the
+/// `2W + 1` squares around its centre square, which is its own half turn. Boards that cannot
+/// be cut so, and counts past 128 bits, are counted directly.
 pub fn count_meeting(
     board: Board,
     mode: FrontierMode,
@@ -131,7 +142,7 @@ pub fn count_meeting(
     let mut plan = Plan::new(board, mode)?;
     let direct = |plan: Plan| -> Result<(BigUint, FrontierStats), Error> {
         let mut direct = plan;
-        direct.split = None;
+        direct.split = false;
         let heights = direct.h..=direct.h;
         let mut result = BigUint::default();
         let stats = direct.run(heights, budget, cancel, &mut |_, count| result = count)?;
@@ -140,7 +151,7 @@ pub fn count_meeting(
     if !plan.meets() {
         return direct(plan);
     }
-    plan.split = Some(plan.h / 2);
+    plan.split = true;
     // The colour of the first tour end is only a pruning, and it does not survive the half
     // turn: the halves go without it.
     plan.colour_flag = false;
@@ -290,9 +301,9 @@ struct Plan {
     /// The colour rules for tour ends apply: the board's height is fixed. (A series counts
     /// boards of every height in one pass, some even and some odd.)
     colours: bool,
-    /// Meeting in the middle: only the top half is computed, up to and including row `m` of
-    /// the moves it owns (see [`count_closed_meeting`]).
-    split: Option<usize>,
+    /// Meeting in the middle: only the top half is computed, up to the last square of the cut
+    /// and with the moves it owns (see [`Plan::cut`] and [`Plan::owned`]).
+    split: bool,
     /// A tour is read back from the states (see [`find_tour`]): no folding of mirror images.
     witness: bool,
 }
@@ -390,23 +401,41 @@ impl Plan {
             odd,
             colour_flag: mode == FrontierMode::OpenAll && !odd && w <= 7,
             colours: true,
-            split: None,
+            split: false,
             witness: false,
         })
     }
 
-    /// Closed tours meet in the middle: the halves are each other's half turn (an even number
-    /// of rows, so that the cut lies between two of them).
+    /// Whether this count meets in the middle. The halves are each other's half turn, so the
+    /// cut lies between two rows (an even number of rows), or, on a board with an odd number
+    /// of squares, around the centre square (see [`Plan::cut`]).
     fn meets(&self) -> bool {
-        // Open paths join pair by pair, which pays on narrow boards near square (measured: 5x8
-        // 0.27 s against 0.42 s direct, 6x8 15.5 s against 24 s; but 5x10 1.3 s against 0.9 s,
-        // and 7x8 had not finished its join after 20 minutes).
+        // Open paths join pair by pair, which pays on boards near square (measured, 2 cores):
+        // between two rows, 5x8 0.27 s against 0.42 s direct and 6x8 15.5 s against 24 s, but
+        // 5x10 1.3 s against 0.9 s, and 7x8 had not finished its join after 20 minutes; around
+        // the centre square, 5x9 0.32 s against 0.55 s and 7x7 55 s against 290 s, but 5x11
+        // 1.15 s against 0.92 s.
         let shape = match self.mode {
             FrontierMode::Closed => true,
+            FrontierMode::OpenAll if self.odd => self.h <= self.w + 4,
             FrontierMode::OpenAll => self.w <= 6 && self.h <= self.w + 3,
             FrontierMode::OpenFrom(_) => false,
         };
-        shape && self.h.is_multiple_of(2) && self.h >= 4 && self.w >= 3
+        let cut = self.h.is_multiple_of(2) || self.odd && self.mode == FrontierMode::OpenAll;
+        shape && cut && self.h >= 4 && self.w >= 3
+    }
+
+    /// The squares of the cut when meeting in the middle, `lo..=hi` in row-major order: the
+    /// `2W` squares of the two middle rows (an even number of rows), or the `2W + 1` squares
+    /// around the centre square (an odd number of squares). The cut is its own half turn
+    /// (square `v` turns to `n - 1 - v`); no move joins a square before it to one after it.
+    fn cut(&self) -> (usize, usize) {
+        if self.odd {
+            let centre = (self.n - 1) / 2;
+            (centre - self.w, centre + self.w)
+        } else {
+            (self.n / 2 - self.w, self.n / 2 + self.w - 1)
+        }
     }
 
     fn corner_colour(&self, v: usize) -> bool {
@@ -432,34 +461,33 @@ impl Plan {
     }
 
     /// True when the move between `earlier` and `later` is decided by this computation (at
-    /// square `later`). Meeting in the middle at row `m`, the top half owns the moves among
-    /// rows `0..m`, those from row `m - 2` to row `m`, and the half of the moves between rows
-    /// `m - 1` and `m` that is not the other half's turned by 180 degrees.
+    /// square `later`). Meeting in the middle, the top half owns the moves from squares before
+    /// the cut (into the cut or before it) and, of the moves inside the cut, those whose ends
+    /// add up to less than `n - 1`: the other half owns their half turns. A move whose ends add
+    /// up to `n - 1` is its own half turn: neither half owns it (the join tries it both ways).
     fn owned(&self, earlier: usize, later: usize) -> bool {
-        let Some(m) = self.split else {
-            return true;
-        };
-        let w = self.w;
-        let (re, ce) = (earlier / w, earlier % w);
-        let (rl, cl) = (later / w, later % w);
-        if rl < m {
+        if !self.split {
             return true;
         }
-        if rl > m {
-            return false;
-        }
-        match re + 1 {
-            r if r + 1 == m => true, // from row m - 2
-            r if r == m => {
-                // (m-1, c) - (m, c + 2) for 2c < w - 3, and (m-1, c) - (m, c - 2) for 2c < w + 1.
-                if cl == ce + 2 {
-                    2 * ce + 3 < w
-                } else {
-                    ce + 2 == cl + 4 && 2 * ce < w + 1
-                }
+        let (lo, hi) = self.cut();
+        later <= hi && (earlier < lo || earlier + later < self.n - 1)
+    }
+
+    /// The moves inside the cut that are their own half turn, as pairs of cut squares.
+    fn self_turned_moves(&self) -> Vec<(usize, usize)> {
+        let (lo, hi) = self.cut();
+        let mut moves = Vec::new();
+        for a in lo..=hi {
+            let b = self.n - 1 - a;
+            let (dr, dc) = (
+                (b / self.w).abs_diff(a / self.w),
+                (b % self.w).abs_diff(a % self.w),
+            );
+            if a < b && b <= hi && dr * dc == 2 {
+                moves.push((a - lo, b - lo));
             }
-            _ => false,
         }
+        moves
     }
 
     fn step<Wd: Word>(&self, v: usize, heights: &std::ops::RangeInclusive<usize>) -> Step<Wd> {
@@ -537,7 +565,7 @@ impl Plan {
             // The fixed start breaks the symmetry. Meeting in the middle, the halves' states are
             // joined with each other, so neither may be folded; nor may a tour's states be,
             // since it is read back from them.
-            mirror: row_end && self.start.is_none() && self.split.is_none() && !self.witness,
+            mirror: row_end && self.start.is_none() && !self.split && !self.witness,
             neighbours: neighbour_slots,
             neighbour_count: neighbours.len(),
             finishes: (row_end && heights.contains(&(r + 1))).then_some(r + 1),
@@ -867,8 +895,11 @@ impl Plan {
         budget: MemoryBudget,
         cancel: &CancelFlag,
     ) -> Result<(BigUint, FrontierStats), Error> {
-        let m = self.split.expect("a split row");
-        let w = self.w;
+        let (lo, hi) = self.cut();
+        // The cut's squares in the window after its last square: slots 1..=2W (the square
+        // before the cut stays in slot 0), or all slots 0..=2W.
+        let cut = hi - lo + 1;
+        let offset = self.k - cut;
         let codec = Codec::new(self.k);
         let mut stats = FrontierStats {
             count_bits: T::BITS,
@@ -878,31 +909,31 @@ impl Plan {
         let mut layer: Vec<HashMap<u64, T>> = (0..SHARDS).map(|_| HashMap::new()).collect();
         layer[shard_of(initial)].insert(initial, T::one());
         let heights = self.h..=self.h;
-        for v in 0..(m + 1) * w {
+        for v in 0..=hi {
             cancel.check()?;
             let step = self.step::<Wd>(v, &heights);
             layer = self.advance(&codec, layer, &step, budget, &mut stats)?.0;
         }
         if self.mode == FrontierMode::OpenAll {
-            let total = open_join::<Wd, T>(layer, &codec, w, cancel)?;
+            let fixed = self.self_turned_moves();
+            let total = open_join::<Wd, T>(layer, &codec, cut, offset, &fixed, cancel)?;
             return Ok((total, stats));
         }
-        // The cut: rows m - 1 and m, 2w squares; square i is row m - 1 + i / w, column i % w.
         // Each state becomes the degrees and pairings of the cut's squares, grouped by degrees.
         let mut classes: HashMap<u32, Vec<(u64, T)>> = HashMap::new();
         for shard in layer {
             for (key, count) in shard {
                 let (window, _) = codec.decode::<Wd>(key);
-                if window.code(0) != FULL {
+                if offset == 1 && window.code(0) != FULL {
                     continue; // a square above the cut left unfinished
                 }
                 let mut degrees = 0u32;
                 let mut partners = u64::MAX;
-                for i in 0..2 * w {
-                    let code = window.code(i + 1);
+                for i in 0..cut {
+                    let code = window.code(i + offset);
                     degrees |= code_degree(code) << (2 * i);
                     if code >= FIRST_LABEL {
-                        let other = label_partner(window, i, 2 * w);
+                        let other = label_partner(window, i, cut, offset);
                         partners &= !(15u64 << (4 * i));
                         partners |= (other as u64) << (4 * i);
                     }
@@ -911,10 +942,10 @@ impl Plan {
             }
         }
         cancel.check()?;
-        let last = 2 * w - 1;
+        let last = cut - 1;
         // On an odd width, two moves across the cut are their own half turn: neither half owns
         // them, and every join tries them both ways.
-        let fixed = self_turned_moves(w);
+        let fixed = self.self_turned_moves();
         let entries: Vec<(&u32, &Vec<(u64, T)>)> = classes.iter().collect();
         let total = entries
             .par_iter()
@@ -925,7 +956,7 @@ impl Plan {
                     // Degrees the bottom must bring, as a state of the top half turned.
                     let mut wanted = 0u32;
                     let mut possible = true;
-                    for i in 0..2 * w {
+                    for i in 0..cut {
                         let have = ((degrees >> (2 * (last - i))) & 3) + extra[last - i];
                         if have > 2 {
                             possible = false;
@@ -936,7 +967,7 @@ impl Plan {
                     let Some(bottoms) = classes.get(&wanted).filter(|_| possible) else {
                         continue;
                     };
-                    sum += join_class(degrees, wanted, &used, tops, bottoms, w);
+                    sum += join_class(degrees, wanted, &used, tops, bottoms, cut);
                 }
                 sum
             })
@@ -1387,13 +1418,13 @@ fn join_class<T: Tally + Into<u128> + Copy>(
     used: &[(usize, usize)],
     tops: &[(u64, T)],
     bottoms: &[(u64, T)],
-    w: usize,
+    cut: usize,
 ) -> BigUint {
-    let last = 2 * w - 1;
+    let last = cut - 1;
     let degree = |d: u32, i: usize| (d >> (2 * i)) & 3;
     // The squares where paths meet, and their links by kind: 0 top, 1 across, 2 bottom.
     let mut nodes: Vec<usize> = Vec::new();
-    for i in 0..2 * w {
+    for i in 0..cut {
         let top = degree(degrees, i) == 1;
         let bottom = degree(wanted, last - i) == 1;
         let across = used.iter().any(|&(a, b)| a == i || b == i);
@@ -1549,22 +1580,13 @@ fn code_degree(code: u8) -> u32 {
     }
 }
 
-/// The cut square (of `cut`, window slots 1..=cut) at the other end of the path ending at `i`.
-fn label_partner<Wd: Word>(window: Wd, i: usize, cut: usize) -> usize {
-    let code = window.code(i + 1);
+/// The cut square (of `cut`, window slots `offset..offset + cut`) at the other end of the path
+/// ending at `i`.
+fn label_partner<Wd: Word>(window: Wd, i: usize, cut: usize, offset: usize) -> usize {
+    let code = window.code(i + offset);
     (0..cut)
-        .find(|&j| j != i && window.code(j + 1) == code)
+        .find(|&j| j != i && window.code(j + offset) == code)
         .expect("a path has two ends")
-}
-
-/// The moves across the cut that are their own half turn (odd widths), as cut squares.
-fn self_turned_moves(w: usize) -> Vec<(usize, usize)> {
-    if w % 2 == 1 {
-        let (c1, c2) = ((w - 3) / 2, w.div_ceil(2));
-        vec![(c1, w + c1 + 2), (c2, w + c2 - 2)]
-    } else {
-        Vec::new()
-    }
 }
 
 /// Joins the top half's states with their half turns into open paths over the whole board
@@ -1574,10 +1596,11 @@ fn self_turned_moves(w: usize) -> Vec<(usize, usize)> {
 fn open_join<Wd: Word, T: Tally + Into<u128> + Copy>(
     layer: Vec<HashMap<u64, T>>,
     codec: &Codec,
-    w: usize,
+    cut: usize,
+    offset: usize,
+    fixed: &[(usize, usize)],
     cancel: &CancelFlag,
 ) -> Result<BigUint, Error> {
-    let cut = 2 * w;
     let last = cut - 1;
     // By degrees, then by the number of tour ends behind the state's paths (0, 1 or 2).
     let mut classes: HashMap<u32, [Vec<OpenCut<T>>; 3]> = HashMap::new();
@@ -1585,7 +1608,8 @@ fn open_join<Wd: Word, T: Tally + Into<u128> + Copy>(
         for (key, count) in shard {
             let (window, _) = codec.decode::<Wd>(key);
             let mut dangling = 0u32;
-            let leaving = window.code(0);
+            // The square before the cut, when it is still in the window: done, or a tour end.
+            let leaving = if offset == 1 { window.code(0) } else { FULL };
             let mut leaving_label = None;
             match leaving {
                 FULL => {}
@@ -1595,13 +1619,13 @@ fn open_join<Wd: Word, T: Tally + Into<u128> + Copy>(
             let mut degrees = 0u32;
             let mut links = [NO_LINK; 16];
             for (i, link) in links.iter_mut().enumerate().take(cut) {
-                let code = window.code(i + 1);
+                let code = window.code(i + offset);
                 degrees |= code_degree(code) << (2 * i);
                 if code == DANGLING || Some(code) == leaving_label {
                     dangling |= 1 << i;
                     *link = LINK_END;
                 } else if code >= FIRST_LABEL {
-                    *link = label_partner(window, i, cut) as u8;
+                    *link = label_partner(window, i, cut, offset) as u8;
                 }
             }
             if dangling.count_ones() > 2 {
@@ -1612,7 +1636,6 @@ fn open_join<Wd: Word, T: Tally + Into<u128> + Copy>(
         }
     }
     cancel.check()?;
-    let fixed = self_turned_moves(w);
     let entries: Vec<(&u32, &[Vec<OpenCut<T>>; 3])> = classes.iter().collect();
     let total = entries
         .par_iter()
@@ -1620,7 +1643,7 @@ fn open_join<Wd: Word, T: Tally + Into<u128> + Copy>(
             let mut sum = ProductSum::new();
             let degree = |d: u32, i: usize| (d >> (2 * i)) & 3;
             for chosen in 0..1usize << fixed.len() {
-                let (used, extra) = chosen_moves(&fixed, chosen);
+                let (used, extra) = chosen_moves(fixed, chosen);
                 let mut fixed_links = [NO_LINK; 16];
                 for &(i, j) in &used {
                     fixed_links[i] = j as u8;
@@ -2083,11 +2106,19 @@ mod tests {
             (6, 5),
             (5, 8),
             (6, 6),
+            (3, 5),
+            (5, 3),
+            (5, 5),
+            (5, 7),
+            (7, 5),
+            (3, 7),
+            (7, 3),
+            (5, 9),
         ] {
             let board = Board::new(rows, cols).unwrap();
             let mut plan = Plan::new(board, FrontierMode::OpenAll).unwrap();
             assert!(plan.meets(), "{board}");
-            plan.split = None;
+            plan.split = false;
             let mut direct = BigUint::default();
             plan.run(
                 plan.h..=plan.h,

@@ -190,6 +190,42 @@ fn series_prints_one_line_per_board_and_saves_them() {
         .stderr(contains("is empty"));
 }
 
+/// A series whose tallest boards are near square counts them on their own by meeting in the
+/// middle (5x6..5x9 here), not in one pass; a longer series reaches the same boards in its
+/// pass (5x10 is too long to meet), and both agree with each other and the published totals.
+#[test]
+fn series_meets_in_the_middle_on_near_square_boards() {
+    let totals = |range: &str| -> Vec<(u32, String)> {
+        let output = crate::util::knights()
+            .args([
+                "series", "5", "--cols", range, "--engine", "frontier", "--format", "json",
+            ])
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{output:?}");
+        let value: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        value
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|row| {
+                let cols = row["cols"].as_u64().unwrap() as u32;
+                (cols, row["total_directed"].as_str().unwrap().to_string())
+            })
+            .collect()
+    };
+    let met = totals("6..9");
+    let passed = totals("6..10");
+    assert_eq!(met.iter().map(|r| r.0).collect::<Vec<_>>(), [6, 7, 8, 9]);
+    assert_eq!(met[..], passed[..4]);
+    for total in published_totals("open_directed") {
+        if let Some((_, count)) = met.iter().find(|r| total.rows == 5 && r.0 == total.cols) {
+            assert_eq!(*count, total.count.to_string(), "5x{}", total.cols);
+        }
+    }
+    assert_eq!(met[1].1, "1245736"); // 5x7, odd: cut around the centre square
+}
+
 #[test]
 fn the_memory_budget_stops_the_frontier_engine_with_a_clear_message() {
     use predicates::str::contains;
