@@ -42,21 +42,22 @@ run() {
     fi
 }
 
-# "ARGS|TARGET|REFERENCE": REFERENCE "no" where the reference counter has no such command.
+# "ARGS|TARGET|REFERENCE|EXPECT": REFERENCE "no" where the reference counter has no such
+# command; EXPECT a published count (tests/data/board-totals.csv) that the output must contain.
 questions=(
     "count 6 6 0 0|0.2|"
-    "count 6 6|1|"
-    "count 5 8|5|"
-    "count 4 10|2|"
+    "count 6 6|1||6637920"
+    "count 5 8|5||36122108"
+    "count 4 10|2||2426224"
     "precompute --boards 3x3..12x12 --max-squares 40 --quiet|5|"
     "solve $work/judge-100k.txt|2|"
-    "count 6 6 --closed||"
+    "count 6 6 --closed|||9862"
     "count 5 8 --closed||"
-    "count 5 8 --total|0.3|"
+    "count 5 8 --total|0.3||36122108"
     "count 6 8 --closed|1|"
     "count 7 8 --closed|30|"
     "count 6 8 --total|30|"
-    "count 7 7 --total|180|"
+    "count 7 7 --total|180||165575218320"
     "series 3 --cols 4..300 --closed --quiet|10|no"
     "tour 8 8 0 0||no"
     "tour 1000 1000 0 0|1|no"
@@ -66,15 +67,21 @@ questions=(
 # The long question (10 to 15 minutes, up to 16 GiB): LONG=1 scripts/bench.sh
 if [[ ${LONG:-0} == 1 ]]; then
     questions+=(
-        "--memory 16G count 8 8 --closed|900|"
+        "--memory 16G count 8 8 --closed|900||13267364410532"
     )
 fi
 
+wrong=()
 printf '| question | knights | peak memory | reference | ratio | target |\n'
 printf '| --- | ---: | ---: | ---: | ---: | ---: |\n'
 for entry in "${questions[@]}"; do
-    IFS='|' read -r args target with_reference <<<"$entry"
+    IFS='|' read -r args target with_reference expect <<<"$entry"
     read -r ours ours_kib < <(run 3600 $args)
+    mark=""
+    if [[ -n $expect ]] && ! grep -q -- "$expect" "$work/out"; then
+        wrong+=("knights $args (expected $expect)")
+        mark="WRONG: "
+    fi
     if [[ $with_reference == no ]]; then
         reference="-"
         ratio="-"
@@ -90,8 +97,8 @@ for entry in "${questions[@]}"; do
         fi
     fi
     shown=${args/$work\/judge-100k.txt/judge-100k.txt (100,000 random queries, <= 25 squares)}
-    printf '| `knights %s` | %s s | %s MiB | %s | %s | %s |\n' \
-        "$shown" "$ours" "$((ours_kib / 1024))" "$reference" "$ratio" "${target:+<= $target s}"
+    printf '| `knights %s` | %s%s s | %s MiB | %s | %s | %s |\n' \
+        "$shown" "$mark" "$ours" "$((ours_kib / 1024))" "$reference" "$ratio" "${target:+<= $target s}"
 done
 
 # The published set of board totals: every kxn with 3 <= k <= n <= 12 and k*n <= 40, as four
@@ -108,3 +115,8 @@ for series in "3 --cols 3..12" "4 --cols 4..10" "5 --cols 5..8" "6 --cols 6..6";
 done
 printf '| `knights series` 3, 4, 5 and 6 (every board total of at most 40 squares) | %s s | %s MiB | - | - | <= 1 s |\n' \
     "$seconds" "$((peak / 1024))"
+
+if ((${#wrong[@]} > 0)); then
+    printf 'wrong answer: %s\n' "${wrong[@]}" >&2
+    exit 1
+fi

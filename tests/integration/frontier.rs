@@ -86,6 +86,36 @@ fn published_counts() {
     assert_eq!(checked.len(), 18 + 10, "{checked:?}");
 }
 
+/// The published counts that take minutes: 7x7's open total (meeting around the centre square:
+/// about a minute on two cores, 1.3 GiB) and 8x8's closed tours (about ten minutes, 7 GiB).
+/// Not part of `cargo test`; run them with `cargo test --release -- --ignored`.
+#[test]
+#[ignore = "minutes and up to 16 GiB: cargo test --release -- --ignored"]
+fn published_counts_that_take_minutes() {
+    let big = MemoryBudget::from_bytes(16 << 30);
+    let count = |rows: u32, cols: u32, mode: FrontierMode| {
+        let board = Board::new(rows, cols).unwrap();
+        frontier::count(board, mode, big, &CancelFlag::new())
+            .unwrap()
+            .0
+    };
+    let published = |rows: u32, cols: u32, kind: &str| {
+        let total = published_totals(kind)
+            .into_iter()
+            .find(|t| t.rows == rows && t.cols == cols)
+            .expect("a published count");
+        BigUint::from(total.count)
+    };
+    assert_eq!(
+        count(7, 7, FrontierMode::OpenAll) * 2u32,
+        published(7, 7, "open_directed")
+    );
+    assert_eq!(
+        count(8, 8, FrontierMode::Closed),
+        published(8, 8, "closed_undirected")
+    );
+}
+
 #[test]
 fn count_total_and_closed_through_the_frontier_engine() {
     use predicates::str::contains;
