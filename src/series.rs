@@ -92,12 +92,13 @@ pub fn series(
                 _ => false,
             }
     };
-    let (mut tall, mut short): (Vec<Board>, Vec<Board>) = missing.iter().partition(|b| one_pass(b));
-    // The pass costs what its tallest board costs. Where that board is near square and meets
+    let (mut tall, short): (Vec<Board>, Vec<Board>) = missing.iter().partition(|b| one_pass(b));
+    // The pass costs what its tallest board costs. While that board is near square and meets
     // in the middle, it is much faster on its own (7x7's open total: 55 s against 290 s, and
-    // 8x8's closed tours do not fit in memory in one pass), and is counted after the shorter
-    // ones, so that the rows still come in order. On long boards a pass one row shorter saves
-    // little, and the meeting would be work on top.
+    // 8x8's closed tours do not fit in memory in one pass): such boards at the top of the
+    // range are counted one by one, after the pass over the others, so that the rows still
+    // come in order. On long boards a pass one row shorter saves little, and the meeting would
+    // be work on top; a board that meets below one that does not is reached by the pass.
     let mode = match kind {
         TourKind::Closed => FrontierMode::Closed,
         TourKind::Open => FrontierMode::OpenAll,
@@ -122,7 +123,6 @@ pub fn series(
         .remove(&question(&board))
         .expect("the question was asked"))
     };
-    short.sort_by_key(Board::cols);
     for board in short {
         let answer = alone_answer(board, &mut store)?;
         known.insert(board.cols(), (answer, false));

@@ -16,9 +16,9 @@
 //! has a colour that no tour's end can have: on an even board the two ends differ in colour,
 //! on an odd one both are the corners' colour.
 //!
-//! Closed tours, and open board totals on boards near square, meet in the middle instead
-//! ([`count_meeting`]): only the top half is computed, and its states are joined with their
-//! own half turns.
+//! Closed tours on boards with an even number of rows (at least 4), and open board totals on
+//! boards near square, meet in the middle instead ([`count_meeting`]): only the top half is
+//! computed, and its states are joined with their own half turns.
 //!
 //! Counts are exact: the ways are added as `u64`; when a sum overflows, the whole count is
 //! redone with `u128`, and then with arbitrary-precision integers.
@@ -113,12 +113,12 @@ pub fn meets_in_the_middle(board: Board, mode: FrontierMode) -> bool {
 }
 
 /// Counts the closed tours of `board` by meeting in the middle: the board is cut at its two
-/// middle rows (rows are the short side, and both sides are even), the top half's states are
-/// computed up to the cut — including the moves inside it that the top half owns — and the
-/// bottom half's states are the same states turned 180 degrees. A top state and a turned one
-/// join when every square on the cut gets two moves in all and the paths of both halves close
-/// into a single cycle. The largest layer is that of a half board, a small part of what the
-/// direct computation holds at its peak.
+/// middle rows (rows are the short side; the number of rows is even, at least 4), the top
+/// half's states are computed up to the cut — including the moves inside it that the top half
+/// owns — and the bottom half's states are the same states turned 180 degrees. A top state and
+/// a turned one join when every square on the cut gets two moves in all and the paths of both
+/// halves close into a single cycle. The largest layer is that of a half board, a small part
+/// of what the direct computation holds at its peak.
 pub fn count_closed_meeting(
     board: Board,
     budget: MemoryBudget,
