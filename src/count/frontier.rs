@@ -95,21 +95,13 @@ pub fn count(
         let count = u32::from(mode != FrontierMode::Closed);
         return Ok((BigUint::from(count), FrontierStats::default()));
     }
-    if plan.meets() {
-        return count_meeting(board, mode, budget, cancel);
-    }
-    let heights = plan.h..=plan.h;
-    let mut result = None;
-    let stats = plan.run(heights, budget, cancel, &mut |_, count| {
-        result = Some(count)
-    })?;
-    Ok((result.unwrap_or_default(), stats))
+    count_meeting(board, mode, budget, cancel)
 }
 
 /// True when [`count`] answers `mode` on `board` by meeting in the middle (see
 /// [`count_meeting`]) rather than in one pass over the whole board.
 pub fn meets_in_the_middle(board: Board, mode: FrontierMode) -> bool {
-    Plan::new(board, mode).is_ok_and(|plan| plan.n > 1 && plan.meets())
+    Plan::new(board, mode).is_ok_and(|plan| plan.meets())
 }
 
 /// Counts the closed tours of `board` by meeting in the middle: the board is cut at its two
@@ -141,11 +133,9 @@ pub fn count_meeting(
 ) -> Result<(BigUint, FrontierStats), Error> {
     let mut plan = Plan::new(board, mode)?;
     let direct = |plan: Plan| -> Result<(BigUint, FrontierStats), Error> {
-        let mut direct = plan;
-        direct.split = false;
-        let heights = direct.h..=direct.h;
+        let heights = plan.h..=plan.h;
         let mut result = BigUint::default();
-        let stats = direct.run(heights, budget, cancel, &mut |_, count| result = count)?;
+        let stats = plan.run(heights, budget, cancel, &mut |_, count| result = count)?;
         Ok((result, stats))
     };
     if !plan.meets() {
@@ -737,7 +727,15 @@ impl Plan {
         let period = 2 * self.w;
         let initial = codec.encode::<u64>(u64::repeat(FULL, self.k), 0);
         let steps: Vec<Step<u64>> = (0..n).map(|v| self.step::<u64>(v, &heights)).collect();
-        let same_step = |a: usize, b: usize| same_step(&steps[a], &steps[b]);
+        // Steps in classes: v is in the class of v - period when the two act alike.
+        let mut class = vec![0usize; n];
+        for v in 0..n {
+            class[v] = if v >= period && same_step(&steps[v], &steps[v - period]) {
+                class[v - period]
+            } else {
+                v
+            };
+        }
         // layers[v]: the states before square v.
         let mut layers: Vec<Arc<Vec<u64>>> = Vec::with_capacity(n);
         layers.push(Arc::new(vec![initial]));
@@ -749,8 +747,7 @@ impl Plan {
             }
             let layer = &layers[v];
             if v + 1 < n
-                && v >= period
-                && same_step(v, v - period)
+                && class[v] != v
                 && (Arc::ptr_eq(layer, &layers[v - period]) || **layer == *layers[v - period])
             {
                 let repeated = layers[v + 1 - period].clone();
@@ -778,15 +775,6 @@ impl Plan {
         // state chosen after it. One table per distinct layer and step.
         let mut edges = Vec::with_capacity(n);
         let mut target: Option<u64> = None; // None: "finishes"
-        // Steps in classes: v is in the class of v - period when the two act alike.
-        let mut class = vec![0usize; n];
-        for v in 0..n {
-            class[v] = if v >= period && same_step(v, v - period) {
-                class[v - period]
-            } else {
-                v
-            };
-        }
         // Tables of shared layers, by layer and step class (a repeated stretch uses a few).
         let mut tables: HashMap<(usize, usize), HashMap<Option<u64>, (u64, u32)>> = HashMap::new();
         let build = |layer: &[u64], v: usize| {
@@ -856,11 +844,12 @@ impl Plan {
         // state already chosen after it (at the last square: one that finishes).
         let mut edges = Vec::with_capacity(n);
         let mut target: Option<u64> = None; // None: "finishes"
-        for (block, checkpoint) in kept.iter().enumerate().rev() {
+        while let Some(checkpoint) = kept.pop() {
             cancel.check()?;
+            let block = kept.len();
             let first = block * stride;
             let last = ((block + 1) * stride).min(n);
-            let mut layers = vec![checkpoint.clone()];
+            let mut layers = vec![checkpoint];
             for v in first..last - 1 {
                 let (next, _) = advance(&layers[layers.len() - 1], v);
                 layers.push(next);
@@ -985,8 +974,9 @@ impl Plan {
         budget: MemoryBudget,
         stats: &mut FrontierStats,
     ) -> Result<(Vec<HashMap<u64, T>>, T), Error> {
+        let states_in: usize = layer.iter().map(HashMap::len).sum();
         // Sized for a layer like the last one, so that the maps rarely grow while filled.
-        let expected = layer.iter().map(HashMap::len).sum::<usize>() / SHARDS;
+        let expected = states_in / SHARDS;
         let next: Vec<Mutex<HashMap<u64, T>>> = (0..SHARDS)
             .map(|_| Mutex::new(HashMap::with_capacity(expected)))
             .collect();
@@ -1008,7 +998,6 @@ impl Plan {
         // Each worker keeps its batches between shards, so their memory is reused.
         let workers =
             || -> Vec<Vec<(u64, T)>> { (0..SHARDS).map(|_| Vec::with_capacity(BATCH)).collect() };
-        let states_in: usize = layer.iter().map(HashMap::len).sum();
         let process = |buffers: &mut Vec<Vec<(u64, T)>>, shard: HashMap<u64, T>| {
             if overflow.load(Ordering::Relaxed) || over_budget.load(Ordering::Relaxed) {
                 return;
@@ -1318,48 +1307,44 @@ impl Plan {
             let shift = ends_here.trailing_zeros();
             ends_here = ends_here & !(Wd::from_u8(1) << shift);
             let slot = (shift / 4) as usize;
-            {
-                {
-                    let label = a.code(slot);
-                    if label == DANGLING {
-                        return false; // both ends of one path done: it closed too early
-                    }
-                    // A tour end: the far end of its path now leads to it.
-                    *a = a.with(slot, FULL).replace(label, DANGLING, step.all);
-                    ends += 1;
-                    let colour = step.colour[slot];
-                    match self.start {
-                        Some(start) => {
-                            if step.start_slot != Some(slot) {
-                                // The start is one end; while it is not done, one other at
-                                // most.
-                                let pending = step.start_pending
-                                    || step.start_slot.is_some_and(|s| a.code(s) != FULL);
-                                if pending && ends > 1 {
-                                    return false;
-                                }
-                                let start_colour = self.corner_colour(start);
-                                if self.colours
-                                    && (self.odd && !colour || !self.odd && colour == start_colour)
-                                {
-                                    return false;
-                                }
-                            }
-                            if ends > 2 {
-                                return false;
-                            }
+            let label = a.code(slot);
+            if label == DANGLING {
+                return false; // both ends of one path done: it closed too early
+            }
+            // A tour end: the far end of its path now leads to it.
+            *a = a.with(slot, FULL).replace(label, DANGLING, step.all);
+            ends += 1;
+            let colour = step.colour[slot];
+            match self.start {
+                Some(start) => {
+                    if step.start_slot != Some(slot) {
+                        // The start is one end; while it is not done, one other at
+                        // most.
+                        let pending = step.start_pending
+                            || step.start_slot.is_some_and(|s| a.code(s) != FULL);
+                        if pending && ends > 1 {
+                            return false;
                         }
-                        None => {
-                            if ends > 2 || self.colours && self.odd && !colour {
-                                return false;
-                            }
-                            if self.colour_flag {
-                                if ends == 1 {
-                                    *flag = u8::from(colour);
-                                } else if *flag == u8::from(colour) {
-                                    return false;
-                                }
-                            }
+                        let start_colour = self.corner_colour(start);
+                        if self.colours
+                            && (self.odd && !colour || !self.odd && colour == start_colour)
+                        {
+                            return false;
+                        }
+                    }
+                    if ends > 2 {
+                        return false;
+                    }
+                }
+                None => {
+                    if ends > 2 || self.colours && self.odd && !colour {
+                        return false;
+                    }
+                    if self.colour_flag {
+                        if ends == 1 {
+                            *flag = u8::from(colour);
+                        } else if *flag == u8::from(colour) {
+                            return false;
                         }
                     }
                 }

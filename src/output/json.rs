@@ -9,8 +9,9 @@ use crate::store::Answer;
 #[derive(Clone, Copy, Debug, Default)]
 pub struct JsonExporter;
 
-fn to_json<T: serde::Serialize>(value: &T) -> String {
-    let mut text = serde_json::to_string(value).expect("answers always serialize");
+/// One value as compact JSON on one line.
+pub(super) fn to_json<T: serde::Serialize>(value: &T) -> String {
+    let mut text = serde_json::to_string(value).expect("answers and tours always serialize");
     text.push('\n');
     text
 }

@@ -365,9 +365,7 @@ pub fn write_tour(
                 end: pair(&squares[squares.len() - 1]),
                 squares: squares.iter().map(pair).collect(),
             };
-            let mut text = serde_json::to_string(&record).expect("a tour always serializes");
-            text.push('\n');
-            text
+            json::to_json(&record)
         }
         TourFormat::Svg => tour_svg(tour),
     }
