@@ -232,7 +232,7 @@ fn structure_error(first: &Token<'_>, rest: &[Token<'_>], announced: u64) -> Inp
             first.line,
             format!(
                 "T is {announced} but only {queries} {} follow{}",
-                plural(queries, "query", "queries"),
+                plural(queries as usize, "query", "queries"),
                 if queries == 1 { "s" } else { "" }
             ),
         )
@@ -247,7 +247,8 @@ fn structure_error(first: &Token<'_>, rest: &[Token<'_>], announced: u64) -> Inp
     }
 }
 
-fn plural<'a>(n: u64, one: &'a str, many: &'a str) -> &'a str {
+/// `one` for 1, `many` otherwise.
+pub fn plural<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
     if n == 1 { one } else { many }
 }
 

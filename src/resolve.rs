@@ -164,6 +164,81 @@ impl Resolution {
     pub fn count(&self, question: &Question) -> &BigUint {
         &self.answers[question].count
     }
+
+    /// Where the answer to `questions` (the first is the one shown) came from, with the
+    /// engine's figures: the `--stats` sentence.
+    pub fn source(&self, questions: &[Question]) -> String {
+        let stored = questions
+            .iter()
+            .filter(|q| self.from_store.contains(q))
+            .count();
+        let engine = &self.answers[&questions[0]].engine;
+        let figures = self.engine_stats;
+        if stored == questions.len() {
+            "answered from the store".to_string()
+        } else if engine == THEOREM {
+            "answered by an existence theorem, without a search".to_string()
+        } else if figures.frontier.transitions > 0 {
+            let f = figures.frontier;
+            format!(
+                "computed by the frontier engine ({} transitions, largest layer {} states, {:.1} MiB; counts in {})",
+                f.transitions,
+                f.peak_states,
+                f.peak_bytes as f64 / (1u64 << 20) as f64,
+                match f.count_bits {
+                    0 => "arbitrary precision".to_string(),
+                    bits => format!("{bits} bits"),
+                }
+            )
+        } else {
+            let m = figures.memo;
+            format!(
+                "computed by the {engine} engine ({} states solved, {} table hits, {} states pruned, {} table entries, {:.1} MiB{})",
+                m.states_solved,
+                m.table_hits,
+                m.states_pruned,
+                m.entries,
+                m.table_bytes as f64 / (1u64 << 20) as f64,
+                if m.stores_refused > 0 {
+                    format!(
+                        "; {} states not kept: memory budget reached",
+                        m.stores_refused
+                    )
+                } else {
+                    String::new()
+                }
+            )
+        }
+    }
+}
+
+/// Refuses, before any store is touched, a question that the engine asked for cannot take
+/// (unless a theorem answers it without one): the one place that says which engine takes
+/// which board, on top of the engines' own checks.
+pub fn check_engines(questions: &[Question], settings: &Settings) -> Result<(), Error> {
+    for question in questions {
+        if crate::existence::no_tour(question.board, question.kind, question.start).is_some() {
+            continue;
+        }
+        match settings.engine.engine_for(question) {
+            Engine::Memo => {
+                crate::graph::KnightGraph::new(question.board)?;
+            }
+            Engine::Frontier => {
+                let short = question.board.rows().min(question.board.cols());
+                if short > crate::count::frontier::MAX_WIDTH {
+                    return Err(Error::BoardTooLarge {
+                        board: question.board,
+                        max_squares: u64::from(crate::count::frontier::MAX_WIDTH)
+                            * u64::from(crate::board::MAX_SIDE),
+                        engine: "frontier (short side at most 8)",
+                    });
+                }
+            }
+            Engine::Reference => {}
+        }
+    }
+    Ok(())
 }
 
 /// Answers `questions` (canonical), from `store` when given and computing the rest, which is

@@ -25,6 +25,24 @@ pub struct SeriesRow {
     pub from_store: bool,
 }
 
+/// Refuses, before any store is touched, a series that no engine asked for can count: the one
+/// frontier pass takes any length when `rows` is narrow enough; otherwise every board must suit
+/// the engine chosen for it.
+pub fn check_engines(
+    rows: u32,
+    cols: RangeInclusive<u32>,
+    kind: TourKind,
+    settings: &Settings,
+) -> Result<(), Error> {
+    let questions: Vec<Question> = cols
+        .map(|n| Board::new(rows, n).map(|b| Question::total(b, kind)))
+        .collect::<Result<_, _>>()?;
+    if rows > MAX_WIDTH || !matches!(settings.engine, EngineChoice::Auto | EngineChoice::Frontier) {
+        resolve::check_engines(&questions, settings)?;
+    }
+    Ok(())
+}
+
 /// The boards `rows × n` for `n` in `cols`: their totals of `kind` tours, reported to `row` in
 /// order of `n` as each is known, and saved to `store`.
 pub fn series(

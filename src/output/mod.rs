@@ -12,7 +12,6 @@ mod text;
 
 use std::fmt;
 use std::fmt::Write as _;
-use std::str::FromStr;
 
 use num_bigint::BigUint;
 use serde::{Serialize, Serializer};
@@ -252,9 +251,6 @@ pub enum Format {
 }
 
 impl Format {
-    /// The names accepted on the command line.
-    pub const NAMES: [&'static str; 4] = ["table", "json", "csv", "svg"];
-
     /// The exporter that writes this format.
     pub fn exporter(self) -> Box<dyn Exporter> {
         match self {
@@ -266,19 +262,11 @@ impl Format {
     }
 }
 
-impl FromStr for Format {
-    type Err = String;
-
-    fn from_str(name: &str) -> Result<Self, String> {
-        match name {
-            "table" => Ok(Format::Table),
-            "json" => Ok(Format::Json),
-            "csv" => Ok(Format::Csv),
-            "svg" => Ok(Format::Svg),
-            other => Err(format!(
-                "unknown format '{other}' (use one of: {})",
-                Format::NAMES.join(", ")
-            )),
+impl From<crate::exchange::ExchangeFormat> for Format {
+    fn from(format: crate::exchange::ExchangeFormat) -> Self {
+        match format {
+            crate::exchange::ExchangeFormat::Csv => Format::Csv,
+            crate::exchange::ExchangeFormat::Json => Format::Json,
         }
     }
 }

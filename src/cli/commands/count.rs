@@ -1,0 +1,125 @@
+//! `knights count`: open tours from one square, the per-square table, or a board's totals.
+
+use std::time::Instant;
+
+use anyhow::Result;
+use knights::count::CountTable;
+use knights::existence;
+use knights::output::{BoardTotal, ClosedReport, Format, StartCount};
+use knights::question::{Question, TourKind};
+use knights::resolve;
+use knights::{Board, Square};
+
+use crate::cli::flags::{EngineArgs, KindFlag};
+use crate::cli::io::print;
+use crate::cli::session::Session;
+use crate::cli::values::{CountFormatArg, parse_coordinate, parse_side};
+
+#[derive(Debug, clap::Args)]
+#[command(
+    allow_negative_numbers = true,
+    after_help = "\
+Examples:
+  knights count 5 4 0 0             32 (open tours from the corner of a 5x4 board)
+  knights count 5 5 2 2             64
+  knights count 5 5                 the table of all 25 squares, and the board's totals
+  knights count 6 6 --format json   the same as JSON (counts are strings of digits)"
+)]
+pub struct Args {
+    /// Number of rows (at least 1).
+    #[arg(value_parser = parse_side)]
+    rows: u32,
+    /// Number of columns (at least 1).
+    #[arg(value_parser = parse_side)]
+    cols: u32,
+    /// Start row, 0-based. Give ROW and COL together, or neither for the whole table.
+    #[arg(value_parser = parse_coordinate, requires = "col")]
+    row: Option<u32>,
+    /// Start column, 0-based.
+    #[arg(value_parser = parse_coordinate)]
+    col: Option<u32>,
+    #[command(flatten)]
+    kind: KindFlag,
+    /// Only the board's totals (directed and undirected), without the per-square table.
+    #[arg(long, conflicts_with = "row")]
+    total: bool,
+    /// Output format (`svg`: the per-square table as a heatmap).
+    #[arg(long, short, value_enum, default_value_t = CountFormatArg::Table)]
+    format: CountFormatArg,
+    #[command(flatten)]
+    engine: EngineArgs,
+    /// Say why the count is what it is (the theorem behind a zero); JSON always has it.
+    #[arg(long)]
+    explain: bool,
+    /// Print where the answer came from, the time taken and the engine's figures on standard
+    /// error.
+    #[arg(long)]
+    stats: bool,
+}
+
+pub fn run(args: Args, session: &Session) -> Result<()> {
+    let board = Board::new(args.rows, args.cols)?;
+    let start = match (args.row, args.col) {
+        (Some(row), Some(col)) => {
+            let square = Square::new(row, col);
+            board.check_square(square)?;
+            Some(square)
+        }
+        _ => None,
+    };
+    let kind = args.kind.kind();
+    let questions: Vec<Question> = match (kind, start) {
+        (_, Some(square)) => vec![Question::from_start(board, square, kind)],
+        (TourKind::Closed, None) => vec![Question::total(board, kind)],
+        (TourKind::Open, None) if args.total => vec![Question::total(board, kind)],
+        (TourKind::Open, None) => std::iter::once(Question::total(board, kind))
+            .chain(
+                Question::starts_of_board(board, kind)
+                    .into_iter()
+                    .map(|(q, _)| q),
+            )
+            .collect(),
+    };
+    let settings = session.settings(args.engine.engine);
+    resolve::check_engines(&questions, &settings)?;
+    let mut store = session.store()?;
+    let clock = Instant::now();
+    let resolution = resolve::resolve(&questions, store.as_mut(), &settings, &mut |_| {})?;
+    let format = Format::from(args.format);
+    let exporter = format.exporter();
+    let count = resolution.count(&questions[0]);
+    let mut text = match (kind, start) {
+        (_, Some(square)) => {
+            exporter.start_count(&StartCount::new(board, square, kind, count.clone()))?
+        }
+        (TourKind::Closed, None) => exporter.closed_board(&ClosedReport::new(board, count))?,
+        (TourKind::Open, None) if args.total => {
+            exporter.board_totals(&[BoardTotal::new(board, kind, count)])?
+        }
+        (TourKind::Open, None) => {
+            let counts = board
+                .all_squares()
+                .map(|sq| {
+                    resolution
+                        .count(&Question::from_start(board, sq, kind))
+                        .clone()
+                })
+                .collect();
+            exporter.table(&CountTable::new(board, counts))?
+        }
+    };
+    if args.explain && format == Format::Table {
+        text.push_str(&format!(
+            "why: {}\n",
+            existence::explain(board, kind, start, count)
+        ));
+    }
+    if args.stats {
+        eprintln!(
+            "{}; {:.3} s",
+            resolution.source(&questions),
+            clock.elapsed().as_secs_f64()
+        );
+    }
+    print(&text)
+}

@@ -1,0 +1,48 @@
+//! `knights export`: write stored answers to a CSV or JSON file.
+
+use std::path::PathBuf;
+
+use anyhow::Result;
+use knights::exchange::ExchangeFormat;
+use knights::output::Format;
+use knights::store::AnswerFilter;
+
+use crate::cli::flags::FilterArgs;
+use crate::cli::io::{print, write_file};
+use crate::cli::session::Session;
+use crate::cli::values::ExchangeArg;
+
+#[derive(Debug, clap::Args)]
+#[command(after_help = "\
+Examples:
+  knights export --output answers.csv
+  knights export --max-squares 30 --format json --output small.json")]
+pub struct Args {
+    #[command(flatten)]
+    filter: FilterArgs,
+    /// File format; by default JSON for a `.json` output file, CSV otherwise.
+    #[arg(long, short, value_enum)]
+    format: Option<ExchangeArg>,
+    /// File to write (replaced only once complete); standard output when absent.
+    #[arg(long, short)]
+    output: Option<PathBuf>,
+}
+
+pub fn run(args: Args, session: &Session) -> Result<()> {
+    let store = session.required_store("export")?;
+    let answers = store.list(&AnswerFilter::from(&args.filter))?;
+    let format = match (args.format, &args.output) {
+        (Some(format), _) => format.into(),
+        (None, Some(path)) => ExchangeFormat::from_file_name(&path.to_string_lossy()),
+        (None, None) => ExchangeFormat::Csv,
+    };
+    let text = Format::from(format).exporter().answers(&answers)?;
+    match args.output {
+        Some(path) => {
+            write_file(&path, &text)?;
+            eprintln!("exported {} answers to {}", answers.len(), path.display());
+            Ok(())
+        }
+        None => print(&text),
+    }
+}

@@ -1,0 +1,11 @@
+//! One file per command: its arguments, its help text and its `run`.
+
+pub mod batch;
+pub mod count;
+pub mod export;
+pub mod import;
+pub mod precompute;
+pub mod query;
+pub mod series;
+pub mod solve;
+pub mod tour;

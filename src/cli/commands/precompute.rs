@@ -1,0 +1,92 @@
+//! `knights precompute`: fill the store for a range of boards.
+
+use std::time::Instant;
+
+use anyhow::Result;
+use knights::input::plural;
+use knights::precompute::{self, BoardRange, BoardSelection};
+use knights::resolve::{self, Progress};
+
+use crate::cli::exit::CliError;
+use crate::cli::flags::{EngineArgs, KindFlag};
+use crate::cli::io::{progress_bar, report_progress};
+use crate::cli::session::Session;
+use crate::cli::values::parse_range;
+
+#[derive(Debug, clap::Args)]
+#[command(after_help = "\
+Computes every canonical start square and the total of every selected board, skipping what the
+store already has (so an interrupted run resumes where it stopped). Shows a progress bar on a
+terminal.
+
+Examples:
+  knights precompute --boards 3x3..6x6
+  knights precompute --max-squares 30
+  knights precompute --boards 4x4..5x8 --min-squares 20")]
+pub struct Args {
+    /// Boards AxB..CxD: rows A to C, columns B to D (both orientations are one board).
+    #[arg(long, value_name = "RANGE", value_parser = parse_range)]
+    boards: Option<BoardRange>,
+    /// Only boards of at least N squares.
+    #[arg(long, value_name = "N")]
+    min_squares: Option<u64>,
+    /// Only boards of at most N squares (alone: every board up to N squares).
+    #[arg(long, value_name = "N")]
+    max_squares: Option<u64>,
+    #[command(flatten)]
+    kind: KindFlag,
+    #[command(flatten)]
+    engine: EngineArgs,
+    /// No progress bar or summary.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+pub fn run(args: Args, session: &Session) -> Result<()> {
+    let selection = BoardSelection {
+        range: args.boards,
+        min_squares: args.min_squares,
+        max_squares: args.max_squares,
+    };
+    let boards = selection.boards()?;
+    let questions = precompute::questions(&boards, args.kind.kind());
+    let mut store = session.required_store("precompute")?;
+    let bar = progress_bar(args.quiet);
+    let clock = Instant::now();
+    let mut computed = 0usize;
+    let result = resolve::resolve(
+        &questions,
+        Some(&mut store),
+        &session.settings(args.engine.engine),
+        &mut |event| {
+            if let Progress::Computed(_) = event {
+                computed += 1;
+            }
+            report_progress(&bar, event);
+        },
+    );
+    bar.finish_and_clear();
+    match result {
+        Ok(resolution) => {
+            if !args.quiet {
+                eprintln!(
+                    "{} {} ({} answers): {} already stored, {} computed in {:.2} s; saved in {}",
+                    boards.len(),
+                    plural(boards.len(), "board", "boards"),
+                    questions.len(),
+                    resolution.from_store.len(),
+                    questions.len() - resolution.from_store.len(),
+                    clock.elapsed().as_secs_f64(),
+                    store.path()
+                );
+            }
+            Ok(())
+        }
+        Err(knights::Error::Interrupted) => Err(CliError::stopped(format!(
+            "interrupted: the {computed} answers computed so far are saved in {}; run the same command again to go on",
+            store.path()
+        ))
+        .into()),
+        Err(e) => Err(e.into()),
+    }
+}

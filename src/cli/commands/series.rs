@@ -1,0 +1,76 @@
+//! `knights series`: the totals of the boards `ROWS x n` for a range of `n`.
+
+use std::ops::RangeInclusive;
+
+use anyhow::Result;
+use knights::output::{self, BoardTotal, Format};
+
+use crate::cli::flags::{EngineArgs, KindFlag};
+use crate::cli::io::{print, progress_bar};
+use crate::cli::session::Session;
+use crate::cli::values::{FormatArg, parse_cols, parse_side};
+
+#[derive(Debug, clap::Args)]
+#[command(after_help = "\
+The OEIS-style table: every board ROWS x n for n in the range, with its number of tours (open,
+or closed with --closed), each direction counted and once. Boards the store has are printed at
+once; the rest are computed (in one pass of the frontier engine where the short side is ROWS)
+and saved as each is known.
+
+Examples:
+  knights series 3 --cols 4..20
+  knights series 5 --cols 5..12 --closed --format csv")]
+pub struct Args {
+    /// The fixed side of the boards.
+    #[arg(value_parser = parse_side)]
+    rows: u32,
+    /// The range of the other side, A..B (or a single n).
+    #[arg(long, value_name = "A..B", value_parser = parse_cols)]
+    cols: RangeInclusive<u32>,
+    #[command(flatten)]
+    kind: KindFlag,
+    /// Output format.
+    #[arg(long, short, value_enum, default_value_t = FormatArg::Table)]
+    format: FormatArg,
+    #[command(flatten)]
+    engine: EngineArgs,
+    /// No progress bar on standard error.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+pub fn run(args: Args, session: &Session) -> Result<()> {
+    let kind = args.kind.kind();
+    let settings = session.settings(args.engine.engine);
+    knights::series::check_engines(args.rows, args.cols.clone(), kind, &settings)?;
+    let mut store = session.store()?;
+    let format = Format::from(args.format);
+    let bar = progress_bar(args.quiet);
+    bar.set_length(args.cols.clone().count() as u64);
+    let mut rows: Vec<BoardTotal> = Vec::new();
+    let mut printed = Ok(());
+    let result = knights::series::series(
+        args.rows,
+        args.cols.clone(),
+        kind,
+        store.as_mut(),
+        &settings,
+        &mut |row| {
+            bar.inc(1);
+            let total = BoardTotal::new(row.board, kind, &row.answer.count);
+            // Text is printed line by line as boards are known; JSON and CSV at the end.
+            if format == Format::Table && printed.is_ok() {
+                let line = output::TextExporter::series_line(&total, rows.is_empty());
+                bar.suspend(|| printed = print(&line));
+            }
+            rows.push(total);
+        },
+    );
+    bar.finish_and_clear();
+    printed?;
+    result?;
+    if format != Format::Table {
+        print(&format.exporter().board_totals(&rows)?)?;
+    }
+    Ok(())
+}

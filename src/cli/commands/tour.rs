@@ -1,0 +1,80 @@
+//! `knights tour`: find one tour and show it.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use anyhow::Result;
+use knights::output;
+use knights::{Board, Square};
+
+use crate::cli::exit::CliError;
+use crate::cli::io::{print, write_file};
+use crate::cli::session::Session;
+use crate::cli::values::{TourFormatArg, parse_coordinate, parse_side};
+
+#[derive(Debug, clap::Args)]
+#[command(
+    allow_negative_numbers = true,
+    after_help = "\
+Prints the board with the step number of every square (1 at the start), or the squares in order
+as JSON, or an SVG picture of the path (start: green disc, end: red square). Any board size:
+small boards by search, large ones by a construction that cannot fail. Every tour is checked
+before it is printed. When no tour exists, says why and exits with code 3.
+
+Examples:
+  knights tour 8 8 0 0
+  knights tour 6 6 0 0 --closed --format svg --output tour.svg
+  knights tour 1000 1000 0 0 --format json --output big.json"
+)]
+pub struct Args {
+    /// Number of rows (at least 1).
+    #[arg(value_parser = parse_side)]
+    rows: u32,
+    /// Number of columns (at least 1).
+    #[arg(value_parser = parse_side)]
+    cols: u32,
+    /// Start row, 0-based.
+    #[arg(value_parser = parse_coordinate)]
+    row: u32,
+    /// Start column, 0-based.
+    #[arg(value_parser = parse_coordinate)]
+    col: u32,
+    /// A closed tour (the last square a knight's move from the first).
+    #[arg(long)]
+    closed: bool,
+    /// Output format.
+    #[arg(long, short, value_enum, default_value_t = TourFormatArg::Board)]
+    format: TourFormatArg,
+    /// Write to this file (replaced only once complete) instead of standard output.
+    #[arg(long, short)]
+    output: Option<PathBuf>,
+    /// Picks among equally good moves: the same seed always gives the same tour.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Print how the tour was found and the time taken on standard error.
+    #[arg(long)]
+    stats: bool,
+}
+
+pub fn run(args: Args, session: &Session) -> Result<()> {
+    let board = Board::new(args.rows, args.cols)?;
+    let start = Square::new(args.row, args.col);
+    board.check_square(start)?;
+    knights::tour::check_memory(board, session.memory)?;
+    let clock = Instant::now();
+    match knights::tour::find_tour(board, start, args.closed, args.seed, &session.cancel)? {
+        Ok((tour, method)) => {
+            let seconds = clock.elapsed().as_secs_f64();
+            let text = output::write_tour(&tour, method, args.format.into());
+            match &args.output {
+                Some(path) => write_file(path, &text)?,
+                None => print(&text)?,
+            }
+            if args.stats {
+                eprintln!("found by {method} in {seconds:.4} s");
+            }
+            Ok(())
+        }
+        Err(reason) => Err(CliError::no_tour(reason.to_string()).into()),
+    }
+}

@@ -1,0 +1,113 @@
+//! Exit codes and the one line an error is shown as.
+//!
+//! | code | meaning |
+//! | --- | --- |
+//! | 0 | done |
+//! | 1 | the work failed (a store or file problem, an engine's limit, an internal error) |
+//! | 2 | bad input: arguments, files or queries that are wrong |
+//! | 3 | no tour exists (`tour`) |
+//! | 130 | interrupted (Ctrl-C); what was finished is kept |
+
+use std::process::ExitCode;
+
+/// An error found by the command line itself, with its exit code.
+#[derive(Debug, thiserror::Error)]
+#[error("{message}")]
+pub struct CliError {
+    /// The process's exit code.
+    pub code: u8,
+    /// What is wrong, one line.
+    pub message: String,
+}
+
+impl CliError {
+    /// Bad input the command found itself, e.g. an unreadable file (exit 2).
+    pub fn bad_input(message: impl Into<String>) -> Self {
+        CliError {
+            code: 2,
+            message: message.into(),
+        }
+    }
+
+    /// No tour exists (exit 3); printed without the `error:` prefix.
+    pub fn no_tour(message: impl Into<String>) -> Self {
+        CliError {
+            code: NO_TOUR,
+            message: message.into(),
+        }
+    }
+
+    /// An interruption, with what was kept (exit 130).
+    pub fn stopped(message: impl Into<String>) -> Self {
+        CliError {
+            code: INTERRUPTED,
+            message: message.into(),
+        }
+    }
+}
+
+const NO_TOUR: u8 = 3;
+const INTERRUPTED: u8 = 130;
+
+/// Prints `err` as one line on standard error and gives its exit code.
+pub fn report(err: &anyhow::Error) -> ExitCode {
+    let code = exit_code(err);
+    if code == NO_TOUR {
+        eprintln!("{err}");
+    } else {
+        eprintln!("error: {err:#}");
+    }
+    ExitCode::from(code)
+}
+
+/// 2 for bad input, 3 when no tour exists, 130 for an interrupted run, 1 for anything else.
+fn exit_code(err: &anyhow::Error) -> u8 {
+    if let Some(cli) = err.downcast_ref::<CliError>() {
+        return cli.code;
+    }
+    match err.downcast_ref::<knights::Error>() {
+        Some(knights::Error::Interrupted) => INTERRUPTED,
+        Some(e) if e.is_bad_input() => 2,
+        _ => 1,
+    }
+}
+
+/// Prints a command-line error as one line (help and version go to stdout as usual).
+pub fn report_usage_error(err: clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    match err.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+            let _ = err.print();
+            ExitCode::SUCCESS
+        }
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            let _ = err.print();
+            ExitCode::from(2)
+        }
+        _ => {
+            eprintln!("{}", one_line(&err.render().to_string()));
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Folds clap's message (error, details, usage, hint) into one line that names what is wrong
+/// and where to read more.
+fn one_line(rendered: &str) -> String {
+    let message: Vec<&str> = rendered
+        .lines()
+        .take_while(|line| !line.trim().is_empty())
+        .map(str::trim)
+        .collect();
+    let command: Vec<&str> = rendered
+        .lines()
+        .find_map(|line| line.strip_prefix("Usage: "))
+        .map(|usage| {
+            usage
+                .split_whitespace()
+                .take_while(|word| !word.starts_with(['<', '[', '-']))
+                .collect()
+        })
+        .unwrap_or_else(|| vec!["knights"]);
+    format!("{} (see '{} --help')", message.join(" "), command.join(" "))
+}

@@ -1,0 +1,98 @@
+//! The command line: the global options, one file per command under [`commands`], and the
+//! pieces they share (flag groups, value parsers, the session, exit codes, input and output).
+
+pub mod commands;
+pub mod exit;
+pub mod flags;
+pub mod io;
+pub mod session;
+pub mod values;
+
+use std::path::PathBuf;
+
+use anyhow::Result;
+use clap::{Parser, Subcommand};
+use knights::{CancelFlag, MemoryBudget};
+
+use commands::{batch, count, export, import, precompute, query, series, solve, tour};
+use session::Session;
+
+const EXAMPLES: &str = "\
+Examples:
+  knights count 5 4 0 0                     open tours from a corner of 5x4: 32
+  knights count 6 6                         the per-square table of 6x6 and its totals
+  printf '2\\n5 4 0 0\\n3 4 0 0\\n' | knights solve   the judge format: prints 32 and 2
+  knights batch queries.txt --format csv    many queries, answered from the store where it can
+  knights precompute --max-squares 30       fill the store with every board up to 30 squares
+  knights query --board 5x5                 list what the store knows
+  knights count 6 8 --total                 the open tours of 6x8, without the per-square table
+  knights series 3 --cols 4..40 --closed    closed tours of every 3xn board, one line each
+  knights tour 8 8 0 0                      one tour, printed as step numbers on the board
+
+Every answer is kept in the answer store (an SQLite file): --db PATH, else $KNIGHTS_DB, else
+knights/answers.db in your data directory (~/.local/share on Linux).";
+
+/// Count knight's tours on rectangular boards, exactly, and remember every answer.
+#[derive(Debug, Parser)]
+#[command(name = "knights", version, after_help = EXAMPLES)]
+pub struct Cli {
+    /// The answer store (an SQLite file). Default: $KNIGHTS_DB, else knights/answers.db in the
+    /// user's data directory.
+    #[arg(long, global = true, value_name = "PATH", env = "KNIGHTS_DB")]
+    db: Option<PathBuf>,
+
+    /// Compute without reading or writing the answer store.
+    #[arg(long, global = true)]
+    no_cache: bool,
+
+    /// Memory the counting tables may use, e.g. 512M or 4G. When it is reached, counting
+    /// goes on (slower) without storing more.
+    #[arg(long, global = true, value_name = "SIZE", default_value = "2G")]
+    memory: MemoryBudget,
+
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Count open tours from one square, or from every square of a board.
+    Count(count::Args),
+    /// Answer the judge format: T, then T lines `ROWS COLS ROW COL`; prints one count per line.
+    Solve(solve::Args),
+    /// Answer a file of queries: the judge format, or one `ROWS COLS ROW COL` per line.
+    Batch(batch::Args),
+    /// Fill the answer store for a range of boards: every start square and the board totals.
+    Precompute(precompute::Args),
+    /// List the answers in the store.
+    Query(query::Args),
+    /// Write stored answers to a CSV or JSON file (for `knights import`).
+    Export(export::Args),
+    /// Add answers from a CSV or JSON export to the store, after checking every record.
+    Import(import::Args),
+    /// Print the totals of the boards ROWS x n for a range of n: one line per board.
+    Series(series::Args),
+    /// Find one tour and show it: open from a square, or closed.
+    Tour(tour::Args),
+}
+
+/// Runs the command `cli` names.
+pub fn run(cli: Cli, cancel: &CancelFlag) -> Result<()> {
+    let session = Session {
+        db: cli.db,
+        no_cache: cli.no_cache,
+        memory: cli.memory,
+        cancel: cancel.clone(),
+    };
+    match cli.command {
+        Command::Count(args) => count::run(args, &session),
+        Command::Solve(args) => solve::run(args, &session),
+        Command::Batch(args) => batch::run(args, &session),
+        Command::Precompute(args) => precompute::run(args, &session),
+        Command::Query(args) => query::run(args, &session),
+        Command::Export(args) => export::run(args, &session),
+        Command::Import(args) => import::run(args, &session),
+        Command::Series(args) => series::run(args, &session),
+        Command::Tour(args) => tour::run(args, &session),
+    }
+}

@@ -1,0 +1,173 @@
+//! Values of options: clap's mirrors of the library's enums, and the parsers of numbers,
+//! ranges and boards.
+
+use std::ops::RangeInclusive;
+
+use clap::ValueEnum;
+use knights::Board;
+use knights::exchange::ExchangeFormat;
+use knights::output::{Format, TourFormat};
+use knights::precompute::BoardRange;
+use knights::question::TourKind;
+use knights::resolve::EngineChoice;
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum CountFormatArg {
+    Table,
+    Json,
+    Csv,
+    /// A heatmap of the per-square table.
+    Svg,
+}
+
+impl From<CountFormatArg> for Format {
+    fn from(arg: CountFormatArg) -> Self {
+        match arg {
+            CountFormatArg::Table => Format::Table,
+            CountFormatArg::Json => Format::Json,
+            CountFormatArg::Csv => Format::Csv,
+            CountFormatArg::Svg => Format::Svg,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum TourFormatArg {
+    /// The board with the step number of every square.
+    Board,
+    /// The board's size and the squares in order.
+    Json,
+    /// A picture of the board and the knight's path.
+    Svg,
+}
+
+impl From<TourFormatArg> for TourFormat {
+    fn from(arg: TourFormatArg) -> Self {
+        match arg {
+            TourFormatArg::Board => TourFormat::Board,
+            TourFormatArg::Json => TourFormat::Json,
+            TourFormatArg::Svg => TourFormat::Svg,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum FormatArg {
+    Table,
+    Json,
+    Csv,
+}
+
+impl From<FormatArg> for Format {
+    fn from(arg: FormatArg) -> Self {
+        match arg {
+            FormatArg::Table => Format::Table,
+            FormatArg::Json => Format::Json,
+            FormatArg::Csv => Format::Csv,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum ExchangeArg {
+    Csv,
+    Json,
+}
+
+impl From<ExchangeArg> for ExchangeFormat {
+    fn from(arg: ExchangeArg) -> Self {
+        match arg {
+            ExchangeArg::Csv => ExchangeFormat::Csv,
+            ExchangeArg::Json => ExchangeFormat::Json,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum EngineArg {
+    /// The faster engine for each question.
+    Auto,
+    /// The memoized search over (square, unvisited squares): boards of up to 64 squares.
+    Memo,
+    /// The transfer-matrix DP over the frontier: boards with a short side of up to 8.
+    Frontier,
+    /// Plain backtracking, for comparison.
+    Reference,
+}
+
+impl From<EngineArg> for EngineChoice {
+    fn from(arg: EngineArg) -> Self {
+        match arg {
+            EngineArg::Auto => EngineChoice::Auto,
+            EngineArg::Memo => EngineChoice::Memo,
+            EngineArg::Frontier => EngineChoice::Frontier,
+            EngineArg::Reference => EngineChoice::Reference,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum KindArg {
+    Open,
+    Closed,
+}
+
+impl From<KindArg> for TourKind {
+    fn from(arg: KindArg) -> Self {
+        match arg {
+            KindArg::Open => TourKind::Open,
+            KindArg::Closed => TourKind::Closed,
+        }
+    }
+}
+
+fn parse_whole(text: &str) -> Result<u64, String> {
+    match text.trim().parse::<i128>() {
+        Ok(v) if v < 0 => Err(format!("{text} is negative")),
+        Ok(v) => u64::try_from(v).map_err(|_| format!("{text} is far too large")),
+        Err(_) => Err(format!("'{text}' is not a whole number")),
+    }
+}
+
+/// A board side: a whole number from 1 to the largest side.
+pub fn parse_side(text: &str) -> Result<u32, String> {
+    let value = parse_whole(text).map_err(|e| format!("{e}; a board side is at least 1"))?;
+    if value == 0 {
+        return Err("a board side is at least 1".into());
+    }
+    u32::try_from(value)
+        .ok()
+        .filter(|&v| v <= knights::board::MAX_SIDE)
+        .ok_or_else(|| format!("a board side is at most {}", knights::board::MAX_SIDE))
+}
+
+/// A row or column of a square, from 0.
+pub fn parse_coordinate(text: &str) -> Result<u32, String> {
+    let value = parse_whole(text).map_err(|e| format!("{e}; squares are numbered from 0"))?;
+    u32::try_from(value).map_err(|_| format!("{text} is far too large"))
+}
+
+/// A range of sides `A..B`, or one side.
+pub fn parse_cols(text: &str) -> Result<RangeInclusive<u32>, String> {
+    let (low, high) = text.split_once("..").unwrap_or((text, text));
+    let low = parse_side(low.trim())?;
+    let high = parse_side(high.trim())?;
+    if low > high {
+        return Err(format!("'{text}' is empty: {low} is more than {high}"));
+    }
+    Ok(low..=high)
+}
+
+/// A range of boards `AxB..CxD`.
+pub fn parse_range(text: &str) -> Result<BoardRange, String> {
+    text.parse()
+}
+
+/// One board, `RxC`.
+pub fn parse_board(text: &str) -> Result<Board, String> {
+    let range: BoardRange = text.parse()?;
+    if range.from != range.to {
+        return Err(format!("'{text}' is a range; give one board like 5x6"));
+    }
+    Board::new(range.from.0, range.from.1).map_err(|e| e.to_string())
+}
