@@ -1,6 +1,7 @@
 //! Reading input, writing output files and standard output, progress bars.
 
 use std::io::{self, IsTerminal, Read, Write};
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::Path;
 
 use anyhow::{Context, Result};
@@ -67,21 +68,70 @@ pub fn read_input(path: &Path) -> Result<(String, String)> {
     Ok((name, text))
 }
 
-/// Writes `text` to `path` through a temporary file, so that a failure never leaves a partial
-/// file in place of a good one.
+/// Writes `text` to `path`, or to standard output for `-`.
+///
+/// A regular file (or a new one) is replaced only once the text is complete: it is written to a
+/// temporary file of its own in the same directory, given the old file's permissions and owner,
+/// then renamed over it, so that a failure never leaves a partial file and two writers never share
+/// a temporary name. A symbolic link is followed and its target replaced the same way. Anything
+/// else that exists at the path (a FIFO, a device, a socket) is written through, never replaced.
 pub fn write_file(path: &Path, text: &str) -> Result<()> {
-    let dir = match path.parent() {
+    if path.as_os_str() == "-" {
+        return print(text);
+    }
+    let shown = path.display();
+    // Follow links to the file they name; a dangling link gets its target created.
+    let target = match std::fs::canonicalize(path) {
+        Ok(target) => target,
+        Err(_) => match std::fs::read_link(path) {
+            Ok(link) => path.parent().unwrap_or(Path::new(".")).join(link),
+            Err(_) => path.to_path_buf(),
+        },
+    };
+    let existing = std::fs::metadata(&target).ok();
+    if let Some(meta) = &existing
+        && !meta.is_file()
+    {
+        if meta.is_dir() {
+            return Err(CliError::bad_input(format!("cannot write {shown}: it is a directory")).into());
+        }
+        let mut file = std::fs::OpenOptions::new()
+            .write(true)
+            .open(&target)
+            .with_context(|| format!("cannot write {shown}"))?;
+        return file
+            .write_all(text.as_bytes())
+            .with_context(|| format!("cannot write {shown}"));
+    }
+    let dir = match target.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),
     };
-    let temporary = dir.join(format!(
-        ".{}.partial",
-        path.file_name()
-            .map_or("export".into(), |n| n.to_string_lossy())
-    ));
-    std::fs::write(&temporary, text)
-        .with_context(|| format!("cannot write {}", temporary.display()))?;
-    std::fs::rename(&temporary, path).with_context(|| format!("cannot write {}", path.display()))
+    let name = target
+        .file_name()
+        .map_or("output".into(), |n| n.to_string_lossy());
+    let mut temporary = tempfile::Builder::new()
+        .prefix(&format!(".{name}."))
+        .suffix(".partial")
+        .permissions(std::fs::Permissions::from_mode(0o666))
+        .tempfile_in(dir)
+        .with_context(|| format!("cannot write {shown}: cannot create a file in {}", dir.display()))?;
+    if let Some(meta) = &existing {
+        let file = temporary.as_file();
+        file.set_permissions(meta.permissions())
+            .with_context(|| format!("cannot write {shown}"))?;
+        // Keeping the owner needs the right to give files away; without it the file is ours.
+        let _ = std::os::unix::fs::fchown(file, Some(meta.uid()), Some(meta.gid()));
+    }
+    temporary
+        .write_all(text.as_bytes())
+        .and_then(|()| temporary.as_file().sync_all())
+        .with_context(|| format!("cannot write {shown}"))?;
+    temporary
+        .persist(&target)
+        .map_err(|e| e.error)
+        .with_context(|| format!("cannot write {shown}"))?;
+    Ok(())
 }
 
 /// Writes to standard output; a closed pipe (e.g. `| head`) is not an error.

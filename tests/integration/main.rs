@@ -6,6 +6,7 @@ mod cli;
 mod closed;
 mod data;
 mod engine;
+mod files;
 mod frontier;
 mod store;
 mod symmetry;

@@ -1,0 +1,139 @@
+//! Output files: `--output` replaces a regular file only once the text is complete, and never
+//! replaces what the user did not mean to touch (links, FIFOs, devices, permissions).
+
+use std::fs;
+use std::os::unix::fs::{FileTypeExt, PermissionsExt};
+use std::path::Path;
+use std::process::Command;
+
+use crate::util::TestStore;
+
+/// A store with a few answers, and its export as the command prints it.
+fn store_with_answers() -> (TestStore, String) {
+    let store = TestStore::new();
+    store.knights().args(["count", "3", "4"]).assert().success();
+    let out = store.knights().args(["export"]).output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.lines().count() > 2, "{text}");
+    (store, text)
+}
+
+#[test]
+fn export_follows_a_symlink_and_keeps_it() {
+    let (store, expected) = store_with_answers();
+    let target = store.dir.path().join("real.csv");
+    fs::write(&target, "old").unwrap();
+    let link = store.dir.path().join("link.csv");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    store
+        .knights()
+        .args(["export", "--output"])
+        .arg(&link)
+        .assert()
+        .success();
+    assert!(fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+    assert_eq!(fs::read_to_string(&target).unwrap(), expected);
+}
+
+#[test]
+fn export_keeps_the_permissions_of_the_file_it_replaces() {
+    let (store, expected) = store_with_answers();
+    let path = store.dir.path().join("private.csv");
+    fs::write(&path, "old").unwrap();
+    fs::set_permissions(&path, fs::Permissions::from_mode(0o600)).unwrap();
+    store
+        .knights()
+        .args(["export", "--output"])
+        .arg(&path)
+        .assert()
+        .success();
+    assert_eq!(fs::read_to_string(&path).unwrap(), expected);
+    let mode = fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600);
+    let leftovers: Vec<_> = fs::read_dir(store.dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".partial"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+#[test]
+fn export_writes_through_a_fifo_and_a_device_without_replacing_them() {
+    let (store, expected) = store_with_answers();
+    let fifo = store.dir.path().join("pipe");
+    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || fs::read_to_string(fifo).unwrap())
+    };
+    store
+        .knights()
+        .args(["export", "--output"])
+        .arg(&fifo)
+        .assert()
+        .success();
+    assert_eq!(reader.join().unwrap(), expected);
+    assert!(fs::metadata(&fifo).unwrap().file_type().is_fifo());
+
+    // A null device of our own (making one needs root; elsewhere the FIFO above stands for it).
+    let device = store.dir.path().join("null");
+    let made = Command::new("mknod")
+        .args(["-m", "666"])
+        .arg(&device)
+        .args(["c", "1", "3"])
+        .status()
+        .is_ok_and(|s| s.success());
+    if made {
+        store
+            .knights()
+            .args(["export", "--output"])
+            .arg(&device)
+            .assert()
+            .success();
+        assert!(fs::metadata(&device).unwrap().file_type().is_char_device());
+    }
+}
+
+#[test]
+fn two_exports_to_one_path_both_succeed_with_whole_contents() {
+    let (store, expected) = store_with_answers();
+    let path = store.dir.path().join("both.csv");
+    let children: Vec<_> = (0..4)
+        .map(|_| {
+            Command::new(env!("CARGO_BIN_EXE_knights"))
+                .arg("--db")
+                .arg(store.path())
+                .args(["export", "--output"])
+                .arg(&path)
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for mut child in children {
+        assert!(child.wait().unwrap().success());
+    }
+    assert_eq!(fs::read_to_string(&path).unwrap(), expected);
+}
+
+#[test]
+fn output_dash_is_standard_output() {
+    let (store, expected) = store_with_answers();
+    let out = store
+        .knights()
+        .args(["export", "--output", "-"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), expected);
+    assert!(!Path::new("-").exists());
+    let tour = store
+        .knights()
+        .args(["tour", "5", "5", "0", "0", "-o", "-"])
+        .output()
+        .unwrap();
+    assert!(tour.status.success());
+    assert_eq!(String::from_utf8(tour.stdout).unwrap().lines().count(), 5);
+}
