@@ -93,7 +93,9 @@ pub fn write_file(path: &Path, text: &str) -> Result<()> {
         && !meta.is_file()
     {
         if meta.is_dir() {
-            return Err(CliError::bad_input(format!("cannot write {shown}: it is a directory")).into());
+            return Err(
+                CliError::bad_input(format!("cannot write {shown}: it is a directory")).into(),
+            );
         }
         let mut file = std::fs::OpenOptions::new()
             .write(true)
@@ -115,7 +117,12 @@ pub fn write_file(path: &Path, text: &str) -> Result<()> {
         .suffix(".partial")
         .permissions(std::fs::Permissions::from_mode(0o666))
         .tempfile_in(dir)
-        .with_context(|| format!("cannot write {shown}: cannot create a file in {}", dir.display()))?;
+        .with_context(|| {
+            format!(
+                "cannot write {shown}: cannot create a file in {}",
+                dir.display()
+            )
+        })?;
     if let Some(meta) = &existing {
         let file = temporary.as_file();
         file.set_permissions(meta.permissions())

@@ -14,7 +14,18 @@ pub struct TextExporter;
 
 /// Lines of right-aligned columns (left-aligned where `left[i]`), separated by two spaces.
 fn columns(header: &[&str], left: &[bool], rows: &[Vec<String>]) -> String {
-    let mut widths: Vec<usize> = header.iter().map(|h| h.len()).collect();
+    let widths: Vec<usize> = header.iter().map(|h| h.len()).collect();
+    columns_at_least(header, &widths, left, rows)
+}
+
+/// [`columns`] with each column at least `min_widths[i]` wide.
+fn columns_at_least(
+    header: &[&str],
+    min_widths: &[usize],
+    left: &[bool],
+    rows: &[Vec<String>],
+) -> String {
+    let mut widths = min_widths.to_vec();
     for row in rows {
         for (width, cell) in widths.iter_mut().zip(row) {
             *width = (*width).max(cell.len());
@@ -23,37 +34,72 @@ fn columns(header: &[&str], left: &[bool], rows: &[Vec<String>]) -> String {
     let mut out = String::new();
     let header: Vec<String> = header.iter().map(|h| h.to_string()).collect();
     for row in std::iter::once(&header).chain(rows) {
-        let cells: Vec<String> = row
-            .iter()
-            .zip(&widths)
-            .zip(left)
-            .map(|((cell, &width), &left)| {
-                if left {
-                    format!("{cell:<width$}")
-                } else {
-                    format!("{cell:>width$}")
-                }
-            })
-            .collect();
-        writeln!(out, "{}", cells.join("  ").trim_end()).expect("writing to a String");
+        let mut line = String::new();
+        for (i, ((cell, &width), &left)) in row.iter().zip(&widths).zip(left).enumerate() {
+            if i > 0 {
+                line.push_str("  ");
+            }
+            pad(&mut line, cell, width, left);
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
     }
     out
 }
 
+/// Appends `cell` padded with spaces to `width` characters, on the right when `left` (format's
+/// `{:>width$}` panics on widths past 65,535, which an imported count can reach).
+fn pad(out: &mut String, cell: &str, width: usize, left: bool) {
+    let fill = width.saturating_sub(cell.chars().count());
+    if left {
+        out.push_str(cell);
+    }
+    out.extend(std::iter::repeat_n(' ', fill));
+    if !left {
+        out.push_str(cell);
+    }
+}
+
+/// The columns of a series: sides, kind, the two counts; and their least widths.
+const SERIES_HEADER: [&str; 5] = ["rows", "cols", "kind", "directed", "undirected"];
+const SERIES_WIDTHS: [usize; 5] = [4, 4, 6, 8, 10];
+const SERIES_LEFT: [bool; 5] = [false, false, true, false, false];
+
+fn series_cells(total: &BoardTotal) -> Vec<String> {
+    vec![
+        total.rows.to_string(),
+        total.cols.to_string(),
+        total.kind.to_string(),
+        total.total_directed.to_string(),
+        total.total_undirected.to_string(),
+    ]
+}
+
 impl TextExporter {
-    /// One board of a series as a line of text (after a header line when `first`), for
-    /// printing as each board is known: sides and kind aligned, counts right-aligned under
-    /// their headings (wider counts push on: the widths of later boards are not known yet).
-    pub fn series_line(total: &BoardTotal, first: bool) -> String {
-        let header = if first {
-            "rows  cols  kind    directed  undirected\n"
+    /// A series as an aligned table, one line per board.
+    pub fn series_table(totals: &[BoardTotal]) -> String {
+        let rows: Vec<Vec<String>> = totals.iter().map(series_cells).collect();
+        columns_at_least(&SERIES_HEADER, &SERIES_WIDTHS, &SERIES_LEFT, &rows)
+    }
+
+    /// One board of a series as a line of text, for printing as each board is known, in
+    /// columns of `widths` (at first the least widths): when a count is wider than its column,
+    /// the columns widen and the line comes under a new header, so that every line stands
+    /// aligned under the header above it.
+    pub fn series_line(total: &BoardTotal, widths: &mut Option<Vec<usize>>) -> String {
+        let cells = series_cells(total);
+        let mut grown = widths.clone().unwrap_or_else(|| SERIES_WIDTHS.to_vec());
+        for (width, cell) in grown.iter_mut().zip(&cells) {
+            *width = (*width).max(cell.len());
+        }
+        let text = columns_at_least(&SERIES_HEADER, &grown, &SERIES_LEFT, &[cells]);
+        if widths.as_ref() == Some(&grown) {
+            text.split_once('\n')
+                .map_or(text.clone(), |(_, line)| line.to_string())
         } else {
-            ""
-        };
-        format!(
-            "{header}{:>4}  {:>4}  {:<6}  {:>8}  {:>10}\n",
-            total.rows, total.cols, total.kind, total.total_directed, total.total_undirected
-        )
+            *widths = Some(grown);
+            text
+        }
     }
 }
 
@@ -72,8 +118,13 @@ impl Exporter for TextExporter {
             .unwrap_or(1);
         let mut out = format!("Open tours from each square of the {board} board (directed):\n");
         for row in table.rows() {
-            let cells: Vec<String> = row.iter().map(|c| format!("{c:>width$}")).collect();
-            writeln!(out, "{}", cells.join(" ")).expect("writing to a String");
+            for (i, count) in row.iter().enumerate() {
+                if i > 0 {
+                    out.push(' ');
+                }
+                pad(&mut out, &count.to_string(), width, false);
+            }
+            out.push('\n');
         }
         writeln!(out, "total (directed):   {}", table.total_directed()).expect("String");
         writeln!(out, "total (undirected): {}", table.total_undirected()).expect("String");
@@ -184,5 +235,53 @@ impl Exporter for TextExporter {
             &[true, true, true, false, true, false, true],
             &rows,
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Board;
+    use crate::question::TourKind;
+    use num_bigint::BigUint;
+
+    fn total(cols: u32, directed: BigUint) -> BoardTotal {
+        BoardTotal::new(Board::new(3, cols).unwrap(), TourKind::Open, &directed)
+    }
+
+    #[test]
+    fn cells_wider_than_format_widths_allow_are_padded_without_panic() {
+        let huge: BigUint = "9".repeat(70_000).parse().unwrap();
+        let text = TextExporter::series_table(&[total(4, BigUint::from(8u32)), total(5, huge)]);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 3);
+        assert!(
+            lines
+                .iter()
+                .all(|line| line.len() == 4 + 2 + 4 + 2 + 6 + 2 + 70_000 + 2 + 70_000)
+        );
+        let table = CountTable::new(
+            Board::new(1, 2).unwrap(),
+            vec!["1".repeat(66_000).parse().unwrap(), BigUint::from(0u32)],
+        );
+        let grid = TextExporter.table(&table).unwrap();
+        assert!(grid.lines().nth(1).unwrap().len() == 2 * 66_000 + 1);
+    }
+
+    #[test]
+    fn series_lines_stay_under_a_header_of_their_width() {
+        let mut widths = None;
+        let first = TextExporter::series_line(&total(7, BigUint::from(104u32)), &mut widths);
+        assert_eq!(
+            first,
+            "rows  cols  kind    directed  undirected\n   3     7  open         104          52\n"
+        );
+        let same = TextExporter::series_line(&total(8, BigUint::from(792u32)), &mut widths);
+        assert_eq!(same, "   3     8  open         792         396\n");
+        let wide = TextExporter::series_line(&total(9, BigUint::from(10u64.pow(12))), &mut widths);
+        let lines: Vec<&str> = wide.lines().collect();
+        assert_eq!(lines.len(), 2, "a new header: {wide}");
+        assert_eq!(lines[0].len(), lines[1].len());
+        assert!(lines[0].ends_with("undirected") && lines[1].ends_with("500000000000"));
     }
 }

@@ -32,7 +32,12 @@ fn export_follows_a_symlink_and_keeps_it() {
         .arg(&link)
         .assert()
         .success();
-    assert!(fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+    assert!(
+        fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
     assert_eq!(fs::read_to_string(&target).unwrap(), expected);
 }
 
@@ -63,7 +68,13 @@ fn export_keeps_the_permissions_of_the_file_it_replaces() {
 fn export_writes_through_a_fifo_and_a_device_without_replacing_them() {
     let (store, expected) = store_with_answers();
     let fifo = store.dir.path().join("pipe");
-    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
     let reader = {
         let fifo = fifo.clone();
         std::thread::spawn(move || fs::read_to_string(fifo).unwrap())

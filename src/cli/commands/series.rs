@@ -1,5 +1,6 @@
 //! `knights series`: the totals of the boards `ROWS x n` for a range of `n`.
 
+use std::io::IsTerminal;
 use std::ops::RangeInclusive;
 
 use anyhow::Result;
@@ -47,6 +48,10 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
     let format = Format::from(args.format);
     let bar = progress_bar(args.quiet);
     bar.set_length(args.cols.clone().count() as u64);
+    // On a terminal, text comes line by line as boards are known; elsewhere (and for JSON and
+    // CSV) all at once at the end, in columns as wide as the widest count.
+    let stream = format == Format::Table && std::io::stdout().is_terminal();
+    let mut widths = None;
     let mut rows: Vec<BoardTotal> = Vec::new();
     let mut printed = Ok(());
     let result = knights::series::series(
@@ -58,9 +63,8 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
         &mut |row| {
             bar.inc(1);
             let total = BoardTotal::new(row.board, kind, &row.answer.count);
-            // Text is printed line by line as boards are known; JSON and CSV at the end.
-            if format == Format::Table && printed.is_ok() {
-                let line = output::TextExporter::series_line(&total, rows.is_empty());
+            if stream && printed.is_ok() {
+                let line = output::TextExporter::series_line(&total, &mut widths);
                 bar.suspend(|| printed = print(&line));
             }
             rows.push(total);
@@ -68,6 +72,10 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
     );
     bar.finish_and_clear();
     printed?;
+    // The boards known before an error or an interruption are shown all the same.
+    if format == Format::Table && !stream {
+        print(&output::TextExporter::series_table(&rows))?;
+    }
     result?;
     if format != Format::Table {
         print(&format.exporter().board_totals(&rows)?)?;
