@@ -4,6 +4,8 @@
 //! the board has `rows <= cols` and the start is the least square of its orbit. The answer store
 //! keeps one row per canonical question.
 
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 use std::fmt;
 use std::str::FromStr;
 
@@ -112,11 +114,15 @@ impl Question {
     pub fn starts_of_board(board: Board, kind: TourKind) -> Vec<(Question, u64)> {
         let board = board.canonical();
         let mut starts: Vec<(Question, u64)> = Vec::new();
+        let mut index: HashMap<Question, usize> = HashMap::new();
         for square in board.all_squares() {
             let question = Question::from_start(board, square, kind);
-            match starts.iter_mut().find(|(q, _)| *q == question) {
-                Some((_, weight)) => *weight += 1,
-                None => starts.push((question, 1)),
+            match index.entry(question) {
+                Entry::Occupied(at) => starts[*at.get()].1 += 1,
+                Entry::Vacant(at) => {
+                    at.insert(starts.len());
+                    starts.push((question, 1));
+                }
             }
         }
         starts

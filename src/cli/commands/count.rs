@@ -68,6 +68,12 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
         _ => None,
     };
     let kind = args.kind.kind();
+    let settings = session.settings(args.engine.engine);
+    // Every start of a board goes to the same engine: one check before the starts are listed.
+    if kind == TourKind::Open && start.is_none() && !args.total {
+        let corner = Question::from_start(board, Square::new(0, 0), kind);
+        resolve::check_engines(&[corner], &settings)?;
+    }
     let questions: Vec<Question> = match (kind, start) {
         (_, Some(square)) => vec![Question::from_start(board, square, kind)],
         (TourKind::Closed, None) => vec![Question::total(board, kind)],
@@ -80,7 +86,6 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
             )
             .collect(),
     };
-    let settings = session.settings(args.engine.engine);
     resolve::check_engines(&questions, &settings)?;
     let mut store = session.store()?;
     let clock = Instant::now();
