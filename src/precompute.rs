@@ -85,45 +85,54 @@ impl BoardSelection {
     /// then be given). Every selected board must be within the counting engine's reach.
     pub fn boards(&self) -> Result<Vec<Board>, Error> {
         let invalid = |message: String| Error::InvalidBoard(message);
-        let mut boards: Vec<Board> = match (self.range, self.max_squares) {
+        let selected = |b: &Board| {
+            self.min_squares.is_none_or(|min| b.squares() >= min)
+                && self.max_squares.is_none_or(|max| b.squares() <= max)
+        };
+        // Boards are filtered as they are listed, and the first one past the engine's reach
+        // stops the listing: a huge range never becomes a huge list.
+        let mut boards: Vec<Board> = Vec::new();
+        let mut keep = |board: Board| -> Result<(), Error> {
+            if !selected(&board) {
+                return Ok(());
+            }
+            if board.squares() > MAX_BITSET_SQUARES {
+                return Err(invalid(format!(
+                    "the selection includes the {board} board ({} squares); counting handles boards of at most {MAX_BITSET_SQUARES} squares",
+                    board.squares()
+                )));
+            }
+            boards.push(board);
+            Ok(())
+        };
+        match (self.range, self.max_squares) {
             (Some(range), _) => {
-                let rows = range.from.0..=range.to.0;
-                let mut all = Vec::new();
-                for r in rows {
+                for r in range.from.0..=range.to.0 {
                     for c in range.from.1..=range.to.1 {
-                        all.push(Board::new(r, c)?.canonical());
+                        let squares = u64::from(r) * u64::from(c);
+                        if self.max_squares.is_some_and(|max| squares > max) {
+                            break;
+                        }
+                        keep(Board::new(r, c)?.canonical())?;
                     }
                 }
-                all
             }
             (None, Some(max)) => {
                 let max = max.min(MAX_BITSET_SQUARES);
-                let mut all = Vec::new();
                 for r in 1..=max {
                     for c in r..=max / r {
-                        all.push(Board::new(r as u32, c as u32)?);
+                        keep(Board::new(r as u32, c as u32)?)?;
                     }
                 }
-                all
             }
             (None, None) => {
                 return Err(invalid(
                     "say which boards: --boards AxB..CxD and/or --max-squares N".into(),
                 ));
             }
-        };
-        boards.retain(|b| {
-            self.min_squares.is_none_or(|min| b.squares() >= min)
-                && self.max_squares.is_none_or(|max| b.squares() <= max)
-        });
+        }
         boards.sort_by_key(|b| (b.squares(), *b));
         boards.dedup();
-        if let Some(big) = boards.iter().find(|b| b.squares() > MAX_BITSET_SQUARES) {
-            return Err(invalid(format!(
-                "the selection includes the {big} board ({} squares); counting handles boards of at most {MAX_BITSET_SQUARES} squares",
-                big.squares()
-            )));
-        }
         if boards.is_empty() {
             return Err(invalid("the selection holds no board".into()));
         }

@@ -8,6 +8,7 @@ mod data;
 mod engine;
 mod files;
 mod frontier;
+mod limits;
 mod store;
 mod symmetry;
 mod tours;
