@@ -13,6 +13,16 @@ impl MemoryBudget {
     /// The default budget: 2 GiB, well inside what a laptop can spare.
     pub const DEFAULT: MemoryBudget = MemoryBudget(2 << 30);
 
+    /// The share of this machine's memory that the command line gives the engines by default:
+    /// three quarters of the physical memory (or of a smaller control-group limit), leaving room
+    /// for the rest of the system; [`MemoryBudget::DEFAULT`] where the size cannot be read.
+    pub fn for_this_machine() -> Self {
+        match physical_memory() {
+            Some(bytes) => MemoryBudget(bytes / 4 * 3),
+            None => Self::DEFAULT,
+        }
+    }
+
     /// A budget of `bytes` bytes.
     pub const fn from_bytes(bytes: u64) -> Self {
         MemoryBudget(bytes)
@@ -22,6 +32,30 @@ impl MemoryBudget {
     pub const fn bytes(self) -> u64 {
         self.0
     }
+}
+
+/// The memory this process may use: the physical memory (Linux's `/proc/meminfo`), or the
+/// control group's limit when that is smaller.
+fn physical_memory() -> Option<u64> {
+    let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let total_kib: u64 = meminfo
+        .lines()
+        .find_map(|line| line.strip_prefix("MemTotal:"))?
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
+    let total = total_kib.checked_mul(1024)?;
+    let limit = [
+        "/sys/fs/cgroup/memory.max",
+        "/sys/fs/cgroup/memory/memory.limit_in_bytes",
+    ]
+    .iter()
+    .filter_map(|path| std::fs::read_to_string(path).ok())
+    .filter_map(|text| text.trim().parse::<u64>().ok())
+    .min();
+    Some(limit.map_or(total, |limit| limit.min(total)))
 }
 
 impl Default for MemoryBudget {
@@ -66,15 +100,19 @@ impl FromStr for MemoryBudget {
 
 impl fmt::Display for MemoryBudget {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let bytes = self.0 as f64;
-        if self.0 >= 1 << 30 {
-            write!(f, "{:.1} GiB", bytes / (1u64 << 30) as f64)
-        } else if self.0 >= 1 << 20 {
-            write!(f, "{:.1} MiB", bytes / (1u64 << 20) as f64)
-        } else {
-            write!(f, "{} bytes", self.0)
+        write!(f, "{}", human_bytes(self.0))
+    }
+}
+
+/// A number of bytes for people: GiB, MiB or KiB with one decimal, or bytes; never "0.0 GiB".
+pub fn human_bytes(bytes: u64) -> String {
+    const UNITS: [(u64, &str); 3] = [(1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")];
+    for (size, unit) in UNITS {
+        if bytes >= size {
+            return format!("{:.1} {unit}", bytes as f64 / size as f64);
         }
     }
+    format!("{bytes} bytes")
 }
 
 #[cfg(test)]
@@ -89,6 +127,17 @@ mod tests {
         assert_eq!(parse("2g").unwrap(), 2 << 30);
         assert_eq!(parse("1.5GiB").unwrap(), 3 << 29);
         assert_eq!(parse("300MB").unwrap(), 300 << 20);
+        for shown in [
+            MemoryBudget::from_bytes(3 << 29),
+            MemoryBudget::from_bytes(700 << 20),
+        ] {
+            let again: MemoryBudget = shown.to_string().parse().unwrap();
+            assert_eq!(again, shown);
+        }
+        assert_eq!(human_bytes(16 << 20), "16.0 MiB");
+        assert_eq!(human_bytes(1536), "1.5 KiB");
+        assert_eq!(human_bytes(100), "100 bytes");
+        assert!(MemoryBudget::for_this_machine().bytes() >= 1 << 20);
         for bad in ["", "G", "-1G", "2X", "0", "1e99T", "abc"] {
             assert!(parse(bad).is_err(), "{bad}");
         }

@@ -45,9 +45,17 @@ pub struct Cli {
     #[arg(long, global = true)]
     no_cache: bool,
 
-    /// Memory the counting tables may use, e.g. 512M or 4G. When it is reached, counting
-    /// goes on (slower) without storing more.
-    #[arg(long, global = true, value_name = "SIZE", default_value = "2G")]
+    /// Memory the counting engines may use, e.g. 512M or 4G; by default three quarters of this
+    /// machine's memory. When it is full, the memo engine goes on, slower, without keeping more
+    /// states; the frontier engine stops with a message (under `--engine auto` the memo engine
+    /// then takes over where it can).
+    #[arg(
+        long,
+        global = true,
+        value_name = "SIZE",
+        env = "KNIGHTS_MEMORY",
+        default_value_t = MemoryBudget::for_this_machine()
+    )]
     memory: MemoryBudget,
 
     #[command(subcommand)]
