@@ -6,7 +6,7 @@
 
 use std::fmt;
 
-use crate::board::{Board, Square};
+use crate::board::{Board, MAX_SIDE, Square};
 
 /// The four numbers of a query, in order.
 pub const QUERY_FIELDS: [&str; 4] = ["ROWS", "COLS", "ROW", "COL"];
@@ -114,30 +114,25 @@ fn number(token: &Token<'_>, field: &str) -> Result<u64, InputError> {
 /// Builds a query from its four numbers, checking the board and that the start is on it.
 pub fn query_from_numbers(numbers: [u64; 4], line: usize) -> Result<Query, InputError> {
     let [rows, cols, row, col] = numbers;
-    for (field, value) in [("ROWS", rows), ("COLS", cols)] {
-        if value == 0 {
-            return Err(InputError::at(
-                line,
-                format!("{field} is 0; a board has at least 1 row and 1 column"),
-            ));
-        }
-    }
     let side = |field: &str, value: u64| {
-        u32::try_from(value)
-            .ok()
-            .filter(|&v| v <= crate::board::MAX_SIDE)
-            .ok_or_else(|| {
-                InputError::at(
-                    line,
-                    format!(
-                        "{field} is {value}; board sides are at most {}",
-                        crate::board::MAX_SIDE
-                    ),
-                )
-            })
+        Board::check_side(value).map_err(|_| {
+            let message = if value == 0 {
+                format!("{field} is 0; a board has at least 1 row and 1 column")
+            } else {
+                format!("{field} is {value}; board sides are at most {MAX_SIDE}")
+            };
+            InputError::at(line, message)
+        })
     };
-    let board = Board::new(side("ROWS", rows)?, side("COLS", cols)?)
-        .map_err(|e| InputError::at(line, e.to_string()))?;
+    // A side of 0 is named before a side that is too large.
+    let (board_rows, board_cols) = match (side("ROWS", rows), side("COLS", cols)) {
+        (Ok(board_rows), Ok(board_cols)) => (board_rows, board_cols),
+        (Err(e), _) if rows == 0 => return Err(e),
+        (_, Err(e)) if cols == 0 => return Err(e),
+        (Err(e), _) | (_, Err(e)) => return Err(e),
+    };
+    let board =
+        Board::new(board_rows, board_cols).map_err(|e| InputError::at(line, e.to_string()))?;
     if row >= rows {
         return Err(InputError::at(
             line,

@@ -593,6 +593,7 @@ fn exit_code(err: &anyhow::Error) -> u8 {
         _ if err.downcast_ref::<Stopped>().is_some() => 130,
         _ if err.downcast_ref::<NoTour>().is_some() => 3,
         Some(e) if e.is_bad_input() => 2,
+        _ if err.downcast_ref::<knights::board::BoardError>().is_some() => 2,
         _ if err.downcast_ref::<BadInput>().is_some() => 2,
         _ => 1,
     }

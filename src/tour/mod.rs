@@ -303,8 +303,8 @@ pub fn find_tour(
         return Ok(Err(not_found()));
     };
     let tour = Tour::new(board, closed, path).map_err(|e| {
-        Error::InvalidBoard(format!(
-            "internal error: the tour found on {board} is not valid ({e}); nothing was printed"
+        Error::Internal(format!(
+            "the tour found on {board} is not valid ({e}); nothing was printed"
         ))
     })?;
     Ok(Ok((tour, method)))
