@@ -13,10 +13,11 @@ use num_traits::Zero;
 use serde_json::Value;
 
 use crate::board::{Board, Square};
+use crate::error::Error;
 use crate::existence::no_tour;
 use crate::input::InputError;
 use crate::question::{Question, TourKind};
-use crate::store::Answer;
+use crate::store::{Answer, ImportReport, Store, StoreError};
 
 /// The columns of the CSV export, in order.
 pub const CSV_COLUMNS: [&str; 10] = [
@@ -66,6 +67,19 @@ pub fn read_answers(
     };
     check_consistency(&answers)?;
     Ok(answers)
+}
+
+/// Adds answers read by [`read_answers`] to `store`, all or nothing. A stored count that
+/// differs from the file's is the file's fault: it is reported as bad input
+/// ([`Error::Input`]), other failures as the store's.
+///
+/// The file is read first and the store opened after (by the caller), so that a bad file is
+/// reported as such whatever the store's state.
+pub fn import(store: &mut Store, answers: &[(usize, Answer)]) -> Result<ImportReport, Error> {
+    store.import(answers).map_err(|e| match e {
+        StoreError::Conflict { .. } => Error::Input(InputError::whole(e.to_string())),
+        other => Error::Store(other),
+    })
 }
 
 /// The fields of one record as text (`None` for an empty or null field).

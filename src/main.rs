@@ -1074,7 +1074,7 @@ fn import(args: ImportArgs, context: &Session) -> Result<()> {
     let answers = exchange::read_answers(&text, format)
         .map_err(|e| in_file(&name, knights::Error::from(e)))?;
     let mut store = context.required_store("import")?;
-    let report = store.import(&answers).map_err(|e| in_file(&name, e))?;
+    let report = exchange::import(&mut store, &answers).map_err(|e| in_file(&name, e))?;
     eprintln!(
         "imported {} new answers from {name} ({} already stored) into {}",
         report.added,

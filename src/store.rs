@@ -19,7 +19,6 @@ use num_bigint::BigUint;
 use rusqlite::{Connection, ErrorCode, OpenFlags, OptionalExtension, TransactionBehavior, params};
 
 use crate::board::{Board, Square};
-use crate::error::Error;
 use crate::question::{Question, TourKind};
 
 /// `PRAGMA application_id` of a knights answer store ("KnTr").
@@ -420,15 +419,10 @@ impl Store {
     }
 
     /// Adds imported answers in one transaction, all or nothing: a conflict with a stored count
-    /// names the answer's line and nothing is written.
-    pub fn import(&mut self, answers: &[(usize, Answer)]) -> Result<ImportReport, Error> {
+    /// ([`StoreError::Conflict`]) names the answer's line and nothing is written.
+    pub fn import(&mut self, answers: &[(usize, Answer)]) -> Result<ImportReport, StoreError> {
         let numbered: Vec<(usize, &Answer)> = answers.iter().map(|(line, a)| (*line, a)).collect();
-        self.insert_all(&numbered).map_err(|e| match e {
-            StoreError::Conflict { .. } => {
-                Error::Input(crate::input::InputError::whole(e.to_string()))
-            }
-            other => Error::Store(other),
-        })
+        self.insert_all(&numbered)
     }
 
     fn insert_all(&mut self, answers: &[(usize, &Answer)]) -> Result<ImportReport, StoreError> {
