@@ -17,21 +17,7 @@ use crate::error::Error;
 use crate::existence::no_tour;
 use crate::input::InputError;
 use crate::question::{Question, TourKind};
-use crate::store::{Answer, ImportReport, Store, StoreError};
-
-/// The columns of the CSV export, in order.
-pub const CSV_COLUMNS: [&str; 10] = [
-    "rows",
-    "cols",
-    "kind",
-    "row",
-    "col",
-    "count",
-    "engine",
-    "version",
-    "seconds",
-    "computed_at",
-];
+use crate::store::{ANSWER_COLUMNS, Answer, ImportReport, Store, StoreError};
 
 /// Engines whose answers are accepted (`theorem`: a zero decided by an existence theorem).
 pub const KNOWN_ENGINES: [&str; 4] = ["memo", "frontier", "reference", "theorem"];
@@ -94,12 +80,12 @@ fn read_csv(text: &str) -> Result<Vec<(usize, Answer)>, InputError> {
         .map_err(|e| InputError::at(1, format!("cannot read the CSV header: {e}")))?
         .clone();
     let header: Vec<&str> = headers.iter().map(str::trim).collect();
-    if header != CSV_COLUMNS {
+    if header != ANSWER_COLUMNS {
         return Err(InputError::at(
             1,
             format!(
                 "the header must be `{}`, found `{}`",
-                CSV_COLUMNS.join(","),
+                ANSWER_COLUMNS.join(","),
                 header.join(",")
             ),
         ));
@@ -111,7 +97,7 @@ fn read_csv(text: &str) -> Result<Vec<(usize, Answer)>, InputError> {
             InputError::at(line, format!("malformed CSV: {e}"))
         })?;
         let line = record.position().map_or(0, |p| p.line() as usize);
-        let fields: Fields = CSV_COLUMNS
+        let fields: Fields = ANSWER_COLUMNS
             .iter()
             .zip(record.iter())
             .map(|(&name, value)| {
@@ -139,11 +125,14 @@ fn read_json(text: &str) -> Result<Vec<(usize, Answer)>, InputError> {
         let Value::Object(object) = record else {
             return Err(InputError::at(line, "each answer must be a JSON object"));
         };
-        if let Some(unknown) = object.keys().find(|k| !CSV_COLUMNS.contains(&k.as_str())) {
+        if let Some(unknown) = object
+            .keys()
+            .find(|k| !ANSWER_COLUMNS.contains(&k.as_str()))
+        {
             return Err(InputError::at(line, format!("unknown field '{unknown}'")));
         }
         let mut fields = Fields::new();
-        for name in CSV_COLUMNS {
+        for name in ANSWER_COLUMNS {
             let text = match object.get(name) {
                 None | Some(Value::Null) => None,
                 Some(Value::String(s)) => Some(s.clone()),

@@ -1,10 +1,25 @@
 //! What leaves the store: answers with their provenance, the filter of a listing, the report
-//! of an import. Nothing here touches SQLite.
+//! of an import and the columns an answer is exported with. Nothing here touches SQLite, so
+//! the writers (output, exchange) take their records from here.
 
 use num_bigint::BigUint;
 
 use crate::board::Board;
 use crate::question::{Question, TourKind};
+
+/// The columns of an answer, in order: the answers table's, and the header of an export.
+pub const ANSWER_COLUMNS: [&str; 10] = [
+    "rows",
+    "cols",
+    "kind",
+    "row",
+    "col",
+    "count",
+    "engine",
+    "version",
+    "seconds",
+    "computed_at",
+];
 
 /// An answer with its provenance, as kept in the store.
 #[derive(Clone, Debug, PartialEq)]

@@ -28,7 +28,7 @@ use rusqlite::{Connection, OpenFlags, OptionalExtension, TransactionBehavior, pa
 use crate::board::{Board, Square};
 use crate::question::{Question, TourKind};
 
-pub use answer::{Answer, AnswerFilter, ImportReport};
+pub use answer::{ANSWER_COLUMNS, Answer, AnswerFilter, ImportReport};
 pub use error::StoreError;
 use error::classify;
 pub use file::BUSY_TIMEOUT;
@@ -372,5 +372,19 @@ mod tests {
             Err(StoreError::Conflict { .. })
         ));
         assert_eq!(store.list(&AnswerFilter::default()).unwrap().len(), 2);
+    }
+
+    #[test]
+    fn answer_columns_are_the_table_columns() {
+        let store = Store::open_in_memory().unwrap();
+        let columns: Vec<String> = store
+            .conn
+            .prepare("SELECT name FROM pragma_table_info('answers') ORDER BY cid")
+            .unwrap()
+            .query_map([], |row| row.get(0))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert_eq!(columns, ANSWER_COLUMNS);
     }
 }
