@@ -1,5 +1,9 @@
-//! Reading exported answers back (`knights import`): CSV or JSON, as written by
+//! The export file format read back (`knights import`): CSV or JSON, as written by
 //! `knights export`, checked record by record before anything reaches the store.
+//!
+//! This module sits above the store, not in it: a file's faults are the reader's input errors
+//! ([`InputError`], with their lines), and [`import`] turns the store's refusal of a conflicting
+//! count into one, so that the store itself knows nothing of input or of the crate's error.
 //!
 //! Every record must be a canonical question (board with `rows <= cols`, start the least square
 //! of its orbit, or no start for a board total), of a known kind and engine, with an exact count

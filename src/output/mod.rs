@@ -1,4 +1,4 @@
-//! Writing answers: one exporter per format (plain text, JSON, CSV).
+//! Writing answers: one exporter per format (plain text, JSON, CSV, SVG pictures).
 //!
 //! Counts are exact integers of up to 128 bits. JSON numbers above 2^53 lose digits in most
 //! readers (JavaScript, many others), so every count is written in JSON as a string of decimal
