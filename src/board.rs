@@ -8,10 +8,9 @@
 //! callers map a question to its canonical representative and back.
 
 use std::fmt;
+use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
-
-use crate::error::Error;
 
 /// The eight knight's moves as `(row delta, column delta)`.
 pub const KNIGHT_MOVES: [(i32, i32); 8] = [
@@ -27,6 +26,36 @@ pub const KNIGHT_MOVES: [(i32, i32); 8] = [
 
 /// The largest side length accepted for any board (tour finding included).
 pub const MAX_SIDE: u32 = 100_000;
+
+/// What is wrong with a board or a square of it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BoardError {
+    /// A board size that is not allowed (a side of 0, or absurdly large).
+    #[error("invalid board: {0}")]
+    Invalid(String),
+
+    /// A number that cannot be a side of a board: 0, or more than [`MAX_SIDE`].
+    #[error("a board side is at {}", side_limit(*.0))]
+    Side(u64),
+
+    /// A start square that is not on the board.
+    #[error("start square {square} is outside the {board} board (rows 0 to {}, columns 0 to {})", board.rows() - 1, board.cols() - 1)]
+    SquareOutside {
+        /// The board.
+        board: Board,
+        /// The square asked for.
+        square: Square,
+    },
+}
+
+/// The bound that `side` breaks: "least 1" for 0, "most [`MAX_SIDE`]" otherwise.
+fn side_limit(side: u64) -> String {
+    if side == 0 {
+        "least 1".into()
+    } else {
+        format!("most {MAX_SIDE}")
+    }
+}
 
 /// A rectangular board of `rows × cols` squares, each side at least 1.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -59,20 +88,27 @@ impl fmt::Display for Square {
 
 impl Board {
     /// A board of `rows × cols` squares. Both sides must be between 1 and [`MAX_SIDE`].
-    pub fn new(rows: u32, cols: u32) -> Result<Self, Error> {
+    pub fn new(rows: u32, cols: u32) -> Result<Self, BoardError> {
         for (name, value) in [("rows", rows), ("cols", cols)] {
-            if value == 0 {
-                return Err(Error::InvalidBoard(format!(
-                    "{name} must be at least 1, got 0"
-                )));
-            }
-            if value > MAX_SIDE {
-                return Err(Error::InvalidBoard(format!(
-                    "{name} must be at most {MAX_SIDE}, got {value}"
-                )));
-            }
+            Board::check_side(value.into()).map_err(|_| {
+                BoardError::Invalid(if value == 0 {
+                    format!("{name} must be at least 1, got 0")
+                } else {
+                    format!("{name} must be at most {MAX_SIDE}, got {value}")
+                })
+            })?;
         }
         Ok(Board { rows, cols })
+    }
+
+    /// Checks that `side` can be a side of a board: between 1 and [`MAX_SIDE`]. This is the one
+    /// place that rule is written; readers of numbers call it and word the error their way
+    /// ([`BoardError::Side`] holds the number, 0 for the lower bound).
+    pub fn check_side(side: u64) -> Result<u32, BoardError> {
+        u32::try_from(side)
+            .ok()
+            .filter(|side| (1..=MAX_SIDE).contains(side))
+            .ok_or(BoardError::Side(side))
     }
 
     /// Number of rows.
@@ -109,11 +145,11 @@ impl Board {
     }
 
     /// Checks that `square` lies on the board, with an error that names the board otherwise.
-    pub fn check_square(&self, square: Square) -> Result<(), Error> {
+    pub fn check_square(&self, square: Square) -> Result<(), BoardError> {
         if self.contains(square) {
             Ok(())
         } else {
-            Err(Error::SquareOutsideBoard {
+            Err(BoardError::SquareOutside {
                 board: *self,
                 square,
             })
@@ -207,6 +243,28 @@ impl Board {
 impl fmt::Display for Board {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}x{}", self.rows, self.cols)
+    }
+}
+
+/// A board size as written on the command line: `5x6` (also `5X6` and `5×6`, spaces allowed).
+/// The error is a sentence that quotes the text, for a command-line parser to show.
+impl FromStr for Board {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        let not_a_size = || format!("'{text}' is not a board size like 5x6");
+        let (rows, cols) = text
+            .trim()
+            .split_once(['x', 'X', '×'])
+            .ok_or_else(not_a_size)?;
+        let side = |s: &str| -> Result<u32, String> {
+            let side: u32 = s.trim().parse().map_err(|_| not_a_size())?;
+            Board::check_side(side.into()).map_err(|e| format!("'{text}': {e}"))
+        };
+        Ok(Board {
+            rows: side(rows)?,
+            cols: side(cols)?,
+        })
     }
 }
 
@@ -398,5 +456,33 @@ mod tests {
     fn zero_sides_are_rejected() {
         assert!(Board::new(0, 4).is_err());
         assert!(Board::new(4, 0).is_err());
+    }
+
+    #[test]
+    fn sides_and_sizes() {
+        assert_eq!(Board::check_side(1), Ok(1));
+        assert_eq!(Board::check_side(MAX_SIDE.into()), Ok(MAX_SIDE));
+        assert_eq!(
+            Board::check_side(0).unwrap_err().to_string(),
+            "a board side is at least 1"
+        );
+        assert_eq!(
+            Board::check_side(u64::MAX).unwrap_err().to_string(),
+            format!("a board side is at most {MAX_SIDE}")
+        );
+        assert_eq!(
+            Board::new(0, 4).unwrap_err().to_string(),
+            "invalid board: rows must be at least 1, got 0"
+        );
+        assert_eq!(" 5 x 6".parse(), Ok(Board::new(5, 6).unwrap()));
+        assert_eq!("7×3".parse(), Ok(Board::new(7, 3).unwrap()));
+        assert_eq!(
+            "5x0".parse::<Board>(),
+            Err("'5x0': a board side is at least 1".to_string())
+        );
+        assert_eq!(
+            "5by6".parse::<Board>(),
+            Err("'5by6' is not a board size like 5x6".to_string())
+        );
     }
 }

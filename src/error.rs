@@ -1,23 +1,16 @@
-//! The library's error type.
+//! The library's error type. It wraps the errors of the modules below it (board, input, store)
+//! and adds the failures of the work itself.
 
-use crate::board::{Board, Square};
+use crate::board::{Board, BoardError};
+use crate::input::InputError;
 use crate::store::StoreError;
 
 /// Everything that can go wrong in the library.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    /// A board size that is not allowed (a side of 0, or absurdly large).
-    #[error("invalid board: {0}")]
-    InvalidBoard(String),
-
-    /// A start square that is not on the board.
-    #[error("start square {square} is outside the {board} board (rows 0 to {}, columns 0 to {})", board.rows() - 1, board.cols() - 1)]
-    SquareOutsideBoard {
-        /// The board.
-        board: Board,
-        /// The square asked for.
-        square: Square,
-    },
+    /// A board or square that is not allowed.
+    #[error(transparent)]
+    Board(#[from] BoardError),
 
     /// A board with more squares than an engine can handle.
     #[error("the {board} board has {} squares; the {engine} engine handles at most {max_squares}", board.squares())]
@@ -69,11 +62,11 @@ pub enum Error {
 
     /// Malformed input, with the place where it is wrong.
     #[error(transparent)]
-    Input(#[from] crate::input::InputError),
+    Input(#[from] InputError),
 
     /// The answer store failed or refused a file.
     #[error(transparent)]
-    Store(#[from] crate::store::StoreError),
+    Store(#[from] StoreError),
 
     /// An output or option that does not apply to the question.
     #[error("{0}")]
@@ -84,6 +77,10 @@ pub enum Error {
         "invalid memory size '{0}': use a number of bytes with an optional unit, e.g. 512M, 2G, 1.5GiB"
     )]
     InvalidMemorySize(String),
+
+    /// A broken invariant of the library (a bug, not the user's input).
+    #[error("internal error: {0}")]
+    Internal(String),
 }
 
 impl Error {
@@ -92,8 +89,7 @@ impl Error {
     pub fn is_bad_input(&self) -> bool {
         matches!(
             self,
-            Error::InvalidBoard(_)
-                | Error::SquareOutsideBoard { .. }
+            Error::Board(_)
                 | Error::BoardTooLarge { .. }
                 | Error::TourTooLarge { .. }
                 | Error::Input(_)

@@ -1,5 +1,9 @@
-//! Reading exported answers back (`knights import`): CSV or JSON, as written by
+//! The export file format read back (`knights import`): CSV or JSON, as written by
 //! `knights export`, checked record by record before anything reaches the store.
+//!
+//! This module sits above the store, not in it: a file's faults are the reader's input errors
+//! ([`InputError`], with their lines), and [`import`] turns the store's refusal of a conflicting
+//! count into one, so that the store itself knows nothing of input or of the crate's error.
 //!
 //! Every record must be a canonical question (board with `rows <= cols`, start the least square
 //! of its orbit, or no start for a board total), of a known kind and engine, with an exact count
@@ -13,24 +17,11 @@ use num_traits::Zero;
 use serde_json::Value;
 
 use crate::board::{Board, Square};
+use crate::error::Error;
 use crate::existence::no_tour;
 use crate::input::InputError;
 use crate::question::{Question, TourKind};
-use crate::store::Answer;
-
-/// The columns of the CSV export, in order.
-pub const CSV_COLUMNS: [&str; 10] = [
-    "rows",
-    "cols",
-    "kind",
-    "row",
-    "col",
-    "count",
-    "engine",
-    "version",
-    "seconds",
-    "computed_at",
-];
+use crate::store::{ANSWER_COLUMNS, Answer, ImportReport, Store, StoreError};
 
 /// Engines whose answers are accepted (`theorem`: a zero decided by an existence theorem).
 pub const KNOWN_ENGINES: [&str; 4] = ["memo", "frontier", "reference", "theorem"];
@@ -68,6 +59,19 @@ pub fn read_answers(
     Ok(answers)
 }
 
+/// Adds answers read by [`read_answers`] to `store`, all or nothing. A stored count that
+/// differs from the file's is the file's fault: it is reported as bad input
+/// ([`Error::Input`]), other failures as the store's.
+///
+/// The file is read first and the store opened after (by the caller), so that a bad file is
+/// reported as such whatever the store's state.
+pub fn import(store: &mut Store, answers: &[(usize, Answer)]) -> Result<ImportReport, Error> {
+    store.import(answers).map_err(|e| match e {
+        StoreError::Conflict { .. } => Error::Input(InputError::whole(e.to_string())),
+        other => Error::Store(other),
+    })
+}
+
 /// The fields of one record as text (`None` for an empty or null field).
 type Fields = HashMap<&'static str, Option<String>>;
 
@@ -80,12 +84,12 @@ fn read_csv(text: &str) -> Result<Vec<(usize, Answer)>, InputError> {
         .map_err(|e| InputError::at(1, format!("cannot read the CSV header: {e}")))?
         .clone();
     let header: Vec<&str> = headers.iter().map(str::trim).collect();
-    if header != CSV_COLUMNS {
+    if header != ANSWER_COLUMNS {
         return Err(InputError::at(
             1,
             format!(
                 "the header must be `{}`, found `{}`",
-                CSV_COLUMNS.join(","),
+                ANSWER_COLUMNS.join(","),
                 header.join(",")
             ),
         ));
@@ -97,7 +101,7 @@ fn read_csv(text: &str) -> Result<Vec<(usize, Answer)>, InputError> {
             InputError::at(line, format!("malformed CSV: {e}"))
         })?;
         let line = record.position().map_or(0, |p| p.line() as usize);
-        let fields: Fields = CSV_COLUMNS
+        let fields: Fields = ANSWER_COLUMNS
             .iter()
             .zip(record.iter())
             .map(|(&name, value)| {
@@ -125,11 +129,14 @@ fn read_json(text: &str) -> Result<Vec<(usize, Answer)>, InputError> {
         let Value::Object(object) = record else {
             return Err(InputError::at(line, "each answer must be a JSON object"));
         };
-        if let Some(unknown) = object.keys().find(|k| !CSV_COLUMNS.contains(&k.as_str())) {
+        if let Some(unknown) = object
+            .keys()
+            .find(|k| !ANSWER_COLUMNS.contains(&k.as_str()))
+        {
             return Err(InputError::at(line, format!("unknown field '{unknown}'")));
         }
         let mut fields = Fields::new();
-        for name in CSV_COLUMNS {
+        for name in ANSWER_COLUMNS {
             let text = match object.get(name) {
                 None | Some(Value::Null) => None,
                 Some(Value::String(s)) => Some(s.clone()),

@@ -23,7 +23,6 @@ use num_bigint::BigUint;
 use num_traits::Zero;
 
 use crate::board::{Board, Square};
-use crate::count::colour_forbids_start;
 use crate::question::TourKind;
 
 /// Why there is no tour: the theorem that rules it out.
@@ -74,6 +73,20 @@ impl fmt::Display for NoTour {
             ),
         }
     }
+}
+
+/// True when an open tour from `start` is ruled out by colour alone: a knight alternates
+/// colours, so a tour from `start` needs as many squares of the start's colour as of the other,
+/// or exactly one more.
+pub fn colour_forbids_start(board: Board, start: Square) -> bool {
+    let corner = board.corner_colour_squares();
+    let other = board.squares() - corner;
+    let (mine, theirs) = if Board::is_corner_colour(start) {
+        (corner, other)
+    } else {
+        (other, corner)
+    };
+    !(mine == theirs || mine == theirs + 1)
 }
 
 /// The theorem ruling out closed tours on `board`, if one does.

@@ -6,7 +6,7 @@
 
 use std::fmt;
 
-use crate::board::{Board, Square};
+use crate::board::{Board, MAX_SIDE, Square};
 
 /// The four numbers of a query, in order.
 pub const QUERY_FIELDS: [&str; 4] = ["ROWS", "COLS", "ROW", "COL"];
@@ -82,16 +82,24 @@ fn tokens(text: &str) -> Vec<Token<'_>> {
         .collect()
 }
 
-/// Parses a whole number, naming `field` and the line when it is not one.
-fn number(token: &Token<'_>, field: &str) -> Result<u64, InputError> {
-    let text = token.text;
+/// Why a word is not a whole number that fits in 64 bits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NotWhole {
+    /// A number below 0.
+    Negative,
+    /// Digits that make a number above `u64::MAX`.
+    TooLarge,
+    /// Not a number at all (letters, a fraction, an exponent, nothing).
+    NotANumber,
+}
+
+/// Reads a whole number of at most 64 bits (spaces around it are ignored; a leading `+` is
+/// accepted). Callers word the error, naming the field they were reading.
+pub fn parse_whole(text: &str) -> Result<u64, NotWhole> {
+    let text = text.trim();
     match text.parse::<i128>() {
-        Ok(value) if value < 0 => Err(InputError::at(
-            token.line,
-            format!("{field} is {text}, a negative number"),
-        )),
-        Ok(value) => u64::try_from(value)
-            .map_err(|_| InputError::at(token.line, format!("{field} is {text}, far too large"))),
+        Ok(value) if value < 0 => Err(NotWhole::Negative),
+        Ok(value) => u64::try_from(value).map_err(|_| NotWhole::TooLarge),
         Err(_)
             if !text.is_empty()
                 && text
@@ -99,45 +107,47 @@ fn number(token: &Token<'_>, field: &str) -> Result<u64, InputError> {
                     .bytes()
                     .all(|b| b.is_ascii_digit()) =>
         {
-            Err(InputError::at(
-                token.line,
-                format!("{field} is {text}, far too large"),
-            ))
+            Err(NotWhole::TooLarge)
         }
-        Err(_) => Err(InputError::at(
-            token.line,
-            format!("{field} '{text}' is not a whole number"),
-        )),
+        Err(_) => Err(NotWhole::NotANumber),
     }
+}
+
+/// Parses a whole number, naming `field` and the line when it is not one.
+fn number(token: &Token<'_>, field: &str) -> Result<u64, InputError> {
+    let text = token.text;
+    parse_whole(text).map_err(|e| {
+        let message = match e {
+            NotWhole::Negative => format!("{field} is {text}, a negative number"),
+            NotWhole::TooLarge => format!("{field} is {text}, far too large"),
+            NotWhole::NotANumber => format!("{field} '{text}' is not a whole number"),
+        };
+        InputError::at(token.line, message)
+    })
 }
 
 /// Builds a query from its four numbers, checking the board and that the start is on it.
 pub fn query_from_numbers(numbers: [u64; 4], line: usize) -> Result<Query, InputError> {
     let [rows, cols, row, col] = numbers;
-    for (field, value) in [("ROWS", rows), ("COLS", cols)] {
-        if value == 0 {
-            return Err(InputError::at(
-                line,
-                format!("{field} is 0; a board has at least 1 row and 1 column"),
-            ));
-        }
-    }
     let side = |field: &str, value: u64| {
-        u32::try_from(value)
-            .ok()
-            .filter(|&v| v <= crate::board::MAX_SIDE)
-            .ok_or_else(|| {
-                InputError::at(
-                    line,
-                    format!(
-                        "{field} is {value}; board sides are at most {}",
-                        crate::board::MAX_SIDE
-                    ),
-                )
-            })
+        Board::check_side(value).map_err(|_| {
+            let message = if value == 0 {
+                format!("{field} is 0; a board has at least 1 row and 1 column")
+            } else {
+                format!("{field} is {value}; board sides are at most {MAX_SIDE}")
+            };
+            InputError::at(line, message)
+        })
     };
-    let board = Board::new(side("ROWS", rows)?, side("COLS", cols)?)
-        .map_err(|e| InputError::at(line, e.to_string()))?;
+    // A side of 0 is named before a side that is too large.
+    let (board_rows, board_cols) = match (side("ROWS", rows), side("COLS", cols)) {
+        (Ok(board_rows), Ok(board_cols)) => (board_rows, board_cols),
+        (Err(e), _) if rows == 0 => return Err(e),
+        (_, Err(e)) if cols == 0 => return Err(e),
+        (Err(e), _) | (_, Err(e)) => return Err(e),
+    };
+    let board =
+        Board::new(board_rows, board_cols).map_err(|e| InputError::at(line, e.to_string()))?;
     if row >= rows {
         return Err(InputError::at(
             line,
@@ -247,9 +257,9 @@ fn structure_error(first: &Token<'_>, rest: &[Token<'_>], announced: u64) -> Inp
     }
 }
 
-/// `one` for 1, `many` otherwise.
-pub fn plural<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
-    if n == 1 { one } else { many }
+/// `one` for 1, `many` for any other number: `plural(n, "query", "queries")`.
+pub fn plural<'a, N: PartialEq + From<u8>>(n: N, one: &'a str, many: &'a str) -> &'a str {
+    if n == N::from(1) { one } else { many }
 }
 
 /// The two shapes of a batch file.

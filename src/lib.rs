@@ -1,19 +1,28 @@
 //! `knights` counts and finds knight's tours on rectangular boards, exactly.
 //!
-//! * [`board`]: boards, squares, knight's moves and the board's symmetries;
-//! * [`graph`]: the knight graph of a board of at most 64 squares, as bitsets;
-//! * [`count`]: the memoized counting engine and the plain reference counter;
-//! * [`existence`]: the theorems that decide when no tour exists;
-//! * [`input`]: reading queries (the judge format and plain lists);
-//! * [`output`]: writing answers as text tables, JSON or CSV;
-//! * [`question`]: questions in canonical form;
-//! * [`store`]: the SQLite answer store;
-//! * [`resolve`]: answering questions from the store or by computing them;
-//! * [`batch`]: answering lists of queries in input order;
-//! * [`series`]: tables of board totals, `ROWS × n` for a range of `n`;
-//! * [`precompute`]: choosing boards to fill the store with;
-//! * [`exchange`]: reading exported answers back (import);
-//! * [`tour`]: finding and checking tours.
+//! The modules by layer, from the ground up. A module uses only modules of the layers above it
+//! in this list, and of its own layer where the line says so.
+//!
+//! * [`board`]: boards, squares, knight's moves and the board's symmetries, with their own
+//!   error ([`board::BoardError`]); it uses nothing else of the crate.
+//! * [`question`]: questions in canonical form; [`input`]: reading queries (the judge format and
+//!   plain lists), with [`input::InputError`], the one whole-number reader and `plural`.
+//! * [`existence`]: the theorems that decide when no tour exists (the colour rule among them);
+//!   [`store`]: the SQLite answer store (`store/`: the records, the schema, the file checks),
+//!   which returns only its own [`store::StoreError`].
+//! * [`error`]: the library's [`Error`], which wraps the board's, the input's and the store's
+//!   errors.
+//! * [`cancel`]: stopping long work cleanly (Ctrl-C); [`memory`]: the memory budget of the
+//!   engines' tables; [`graph`]: the knight graph of a board of at most 64 squares, as bitsets.
+//! * [`count`]: the engines — the memoized engine ([`count::memo`]), the frontier engine
+//!   ([`count::frontier`], a transfer-matrix program over the board's rows) and the plain
+//!   reference counter ([`count::reference`]); [`tour`]: finding and checking tours, which uses
+//!   the engines' exact searches.
+//! * [`output`]: writing answers as text tables, JSON, CSV or SVG pictures; [`exchange`]: the
+//!   export file format read back (import), checked record by record before the store sees it.
+//! * [`resolve`]: answering questions from the store or by computing them.
+//! * [`batch`]: answering lists of queries in input order; [`series`]: tables of board totals,
+//!   `ROWS × n` for a range of `n`; [`precompute`]: choosing boards to fill the store with.
 #![deny(missing_docs)]
 
 pub mod batch;

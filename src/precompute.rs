@@ -4,7 +4,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::board::Board;
+use crate::board::{Board, BoardError};
 use crate::error::Error;
 use crate::graph::MAX_BITSET_SQUARES;
 use crate::question::{Question, TourKind};
@@ -24,22 +24,8 @@ impl FromStr for BoardRange {
 
     fn from_str(text: &str) -> Result<Self, String> {
         let size = |part: &str| -> Result<(u32, u32), String> {
-            let (rows, cols) = part
-                .trim()
-                .split_once(['x', 'X', '×'])
-                .ok_or_else(|| format!("'{part}' is not a board size like 5x6"))?;
-            let side = |s: &str| -> Result<u32, String> {
-                match s.trim().parse::<u32>() {
-                    Ok(0) => Err(format!("'{part}': a board side is at least 1")),
-                    Ok(n) if n <= crate::board::MAX_SIDE => Ok(n),
-                    Ok(_) => Err(format!(
-                        "'{part}': a board side is at most {}",
-                        crate::board::MAX_SIDE
-                    )),
-                    Err(_) => Err(format!("'{part}' is not a board size like 5x6")),
-                }
-            };
-            Ok((side(rows)?, side(cols)?))
+            let board: Board = part.parse()?;
+            Ok((board.rows(), board.cols()))
         };
         let (from, to) = match text.split_once("..") {
             Some((a, b)) => (size(a)?, size(b)?),
@@ -84,7 +70,7 @@ impl BoardSelection {
     /// Without a range, every board of at most `max_squares` squares is selected (which must
     /// then be given). Every selected board must be within the counting engine's reach.
     pub fn boards(&self) -> Result<Vec<Board>, Error> {
-        let invalid = |message: String| Error::InvalidBoard(message);
+        let invalid = |message: String| Error::from(BoardError::Invalid(message));
         let selected = |b: &Board| {
             self.min_squares.is_none_or(|min| b.squares() >= min)
                 && self.max_squares.is_none_or(|max| b.squares() <= max)

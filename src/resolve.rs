@@ -18,9 +18,9 @@ use crate::board::Square;
 use crate::cancel::CancelFlag;
 use crate::count::frontier::{self, FrontierMode, FrontierStats};
 use crate::count::memo::{MemoCounter, MemoStats, count_cycles};
-use crate::count::reference;
+use crate::count::{self, reference};
 use crate::error::Error;
-use crate::existence::{no_closed_tour, no_open_tour};
+use crate::existence::no_tour;
 use crate::memory::MemoryBudget;
 use crate::question::{Question, TourKind};
 use crate::store::{Answer, Store};
@@ -451,11 +451,7 @@ fn compute_one(
     let board = question.board;
     let clock = Instant::now();
     let mut stats = EngineStats::default();
-    let theorem = match question.kind {
-        TourKind::Open => no_open_tour(board, question.start),
-        TourKind::Closed => no_closed_tour(board),
-    };
-    if theorem.is_some() {
+    if no_tour(board, question.kind, question.start).is_some() {
         let answer = Answer::computed(*question, 0u32, THEOREM, 0.0);
         return Ok((answer, stats));
     }
@@ -478,13 +474,7 @@ fn compute_one(
             reference::count_open_tours(board, start, cancel)?.into()
         }
         (TourKind::Open, None, Engine::Frontier) => {
-            let paths = frontier_count(FrontierMode::OpenAll)?;
-            // Directed: each path in both directions (the one-square tour is its own reverse).
-            if board.squares() == 1 {
-                paths
-            } else {
-                paths * 2u32
-            }
+            count::directed(board, frontier_count(FrontierMode::OpenAll)?)
         }
         (TourKind::Closed, _, Engine::Memo) => {
             let (cycles, figures) = count_cycles(board, budget, cancel.clone())?;

@@ -7,6 +7,7 @@ use std::ops::RangeInclusive;
 use std::time::Instant;
 
 use crate::board::Board;
+use crate::count;
 use crate::count::frontier::{self, FrontierMode, MAX_WIDTH};
 use crate::error::Error;
 use crate::existence::no_tour;
@@ -161,14 +162,9 @@ pub fn series(
                     return;
                 }
                 let board = Board::new(rows, n).expect("checked above");
-                let directed = if board.squares() == 1 {
-                    count
-                } else {
-                    count * 2u32
-                };
                 let answer = Answer::computed(
                     question(&board),
-                    directed,
+                    count::directed(board, count),
                     Engine::Frontier.name(),
                     clock.elapsed().as_secs_f64(),
                 );

@@ -65,6 +65,9 @@ fn exit_code(err: &anyhow::Error) -> u8 {
     if let Some(cli) = err.downcast_ref::<CliError>() {
         return cli.code;
     }
+    if err.downcast_ref::<knights::board::BoardError>().is_some() {
+        return 2;
+    }
     match err.downcast_ref::<knights::Error>() {
         Some(knights::Error::Interrupted) => INTERRUPTED,
         Some(e) if e.is_bad_input() => 2,

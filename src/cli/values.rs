@@ -6,6 +6,7 @@ use std::ops::RangeInclusive;
 use clap::ValueEnum;
 use knights::Board;
 use knights::exchange::ExchangeFormat;
+use knights::input::{NotWhole, parse_whole};
 use knights::output::{Format, TourFormat};
 use knights::precompute::BoardRange;
 use knights::question::TourKind;
@@ -121,29 +122,24 @@ impl From<KindArg> for TourKind {
     }
 }
 
-fn parse_whole(text: &str) -> Result<u64, String> {
-    match text.trim().parse::<i128>() {
-        Ok(v) if v < 0 => Err(format!("{text} is negative")),
-        Ok(v) => u64::try_from(v).map_err(|_| format!("{text} is far too large")),
-        Err(_) => Err(format!("'{text}' is not a whole number")),
-    }
+/// A whole number, worded for the command line; `hint` says what the value is.
+fn whole(text: &str, hint: &str) -> Result<u64, String> {
+    parse_whole(text).map_err(|e| match e {
+        NotWhole::Negative => format!("{text} is negative; {hint}"),
+        NotWhole::TooLarge => format!("{text} is far too large; {hint}"),
+        NotWhole::NotANumber => format!("'{text}' is not a whole number; {hint}"),
+    })
 }
 
 /// A board side: a whole number from 1 to the largest side.
 pub fn parse_side(text: &str) -> Result<u32, String> {
-    let value = parse_whole(text).map_err(|e| format!("{e}; a board side is at least 1"))?;
-    if value == 0 {
-        return Err("a board side is at least 1".into());
-    }
-    u32::try_from(value)
-        .ok()
-        .filter(|&v| v <= knights::board::MAX_SIDE)
-        .ok_or_else(|| format!("a board side is at most {}", knights::board::MAX_SIDE))
+    let value = whole(text, "a board side is at least 1")?;
+    Board::check_side(value).map_err(|e| e.to_string())
 }
 
 /// A row or column of a square, from 0.
 pub fn parse_coordinate(text: &str) -> Result<u32, String> {
-    let value = parse_whole(text).map_err(|e| format!("{e}; squares are numbered from 0"))?;
+    let value = whole(text, "squares are numbered from 0")?;
     u32::try_from(value).map_err(|_| format!("{text} is far too large"))
 }
 

@@ -248,9 +248,10 @@ pub fn series(
 ) -> Result<FrontierStats, Error> {
     let (low, high) = (*heights.start(), *heights.end());
     if width == 0 || low < width || high < low {
-        return Err(Error::InvalidBoard(format!(
+        return Err(crate::board::BoardError::Invalid(format!(
             "a series needs heights from at least the width {width}, got {low}..{high}"
-        )));
+        ))
+        .into());
     }
     let board = Board::new(high, width)?;
     let mode = if closed {

@@ -33,8 +33,9 @@ use num_bigint::BigUint;
 
 use crate::board::{Board, Square, Symmetry};
 use crate::cancel::CancelFlag;
-use crate::count::{CountTable, colour_forbids_start};
+use crate::count::CountTable;
 use crate::error::Error;
+use crate::existence::colour_forbids_start;
 use crate::graph::{KnightGraph, SquareSet, bit};
 use crate::memory::MemoryBudget;
 

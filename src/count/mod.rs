@@ -66,16 +66,13 @@ pub fn undirected(board: Board, directed: &BigUint) -> BigUint {
     }
 }
 
-/// True when an open tour from `start` is ruled out by colour alone: a knight alternates
-/// colours, so a tour from `start` needs as many squares of the start's colour as of the other,
-/// or exactly one more.
-pub fn colour_forbids_start(board: Board, start: Square) -> bool {
-    let corner = board.corner_colour_squares();
-    let other = board.squares() - corner;
-    let (mine, theirs) = if Board::is_corner_colour(start) {
-        (corner, other)
+/// Converts an undirected board total to the directed one, the inverse of [`undirected`]: every
+/// tour of two or more squares is walked both ways, so this doubles it. The single tour of the
+/// 1×1 board is its own reverse and stays 1.
+pub fn directed(board: Board, undirected: BigUint) -> BigUint {
+    if board.squares() == 1 {
+        undirected
     } else {
-        (other, corner)
-    };
-    !(mine == theirs || mine == theirs + 1)
+        undirected * 2u32
+    }
 }

@@ -5,8 +5,7 @@ use serde::Serialize;
 use super::{AnswerRecord, BoardTotal, ClosedReport, Exporter, StartCount};
 use crate::count::CountTable;
 use crate::error::Error;
-use crate::exchange::CSV_COLUMNS;
-use crate::store::Answer;
+use crate::store::{ANSWER_COLUMNS, Answer};
 
 /// Writes CSV: `rows,cols,row,col,kind,count,reason` for counts, the export columns for stored
 /// answers.
@@ -75,7 +74,9 @@ impl Exporter for CsvExporter {
 
     fn answers(&self, answers: &[Answer]) -> Result<String, Error> {
         let mut writer = csv::Writer::from_writer(Vec::new());
-        writer.write_record(CSV_COLUMNS).expect("writing to memory");
+        writer
+            .write_record(ANSWER_COLUMNS)
+            .expect("writing to memory");
         for answer in answers {
             let r = AnswerRecord::from(answer);
             let field = |v: Option<u32>| v.map(|v| v.to_string()).unwrap_or_default();

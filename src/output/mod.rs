@@ -1,4 +1,4 @@
-//! Writing answers: one exporter per format (plain text, JSON, CSV).
+//! Writing answers: one exporter per format (plain text, JSON, CSV, SVG pictures).
 //!
 //! Counts are exact integers of up to 128 bits. JSON numbers above 2^53 lose digits in most
 //! readers (JavaScript, many others), so every count is written in JSON as a string of decimal
@@ -19,7 +19,7 @@ use serde::{Serialize, Serializer};
 use crate::board::{Board, Square};
 use crate::count::CountTable;
 use crate::error::Error;
-use crate::existence::{no_closed_tour, no_open_tour};
+use crate::existence::{no_closed_tour, no_open_tour, no_tour};
 use crate::question::TourKind;
 use crate::store::Answer;
 
@@ -66,10 +66,7 @@ pub struct StartCount {
 impl StartCount {
     /// The number of `kind` tours from `start` on `board`.
     pub fn new(board: Board, start: Square, kind: TourKind, count: BigUint) -> Self {
-        let reason = match kind {
-            TourKind::Open => no_open_tour(board, Some(start)),
-            TourKind::Closed => no_closed_tour(board),
-        };
+        let reason = no_tour(board, kind, Some(start));
         StartCount {
             rows: board.rows(),
             cols: board.cols(),
@@ -184,11 +181,7 @@ impl BoardTotal {
             kind: kind.name(),
             total_directed: Count(directed.clone()),
             total_undirected: Count(crate::count::undirected(board, directed)),
-            reason: match kind {
-                TourKind::Open => no_open_tour(board, None),
-                TourKind::Closed => no_closed_tour(board),
-            }
-            .map(|r| r.to_string()),
+            reason: no_tour(board, kind, None).map(|r| r.to_string()),
         }
     }
 }

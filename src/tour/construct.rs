@@ -22,7 +22,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use super::search::{ATTEMPTS, Graph};
-use crate::board::{Board, Square};
+use crate::board::{Board, BoardError, Square};
 use crate::cancel::CancelFlag;
 use crate::error::Error;
 
@@ -42,9 +42,10 @@ pub fn construct(
 ) -> Result<Vec<Square>, Error> {
     let (rows, cols) = (board.rows() as usize, board.cols() as usize);
     if rows < 5 || cols < 5 {
-        return Err(Error::InvalidBoard(format!(
+        return Err(BoardError::Invalid(format!(
             "the construction needs both sides at least 5, not {board}"
-        )));
+        ))
+        .into());
     }
     let odd = (rows * cols) % 2 == 1;
     let plans: Vec<(Vec<usize>, Vec<usize>)> = if odd {
@@ -67,9 +68,7 @@ pub fn construct(
             Err(e) => last_error = Some(e),
         }
     }
-    Err(last_error.unwrap_or_else(|| {
-        Error::InvalidBoard(format!("internal error: no way to cut the {board} board"))
-    }))
+    Err(last_error.unwrap_or_else(|| Error::Internal(format!("no way to cut the {board} board"))))
 }
 
 /// Parts of an even length: 6, 8 and 10.
@@ -144,9 +143,7 @@ fn block_tour(rows: usize, cols: usize) -> Result<Arc<Vec<usize>>, Error> {
     let tour = Graph::new(rows, cols, None)
         .warnsdorff(middle, true, BLOCK_SEED, ATTEMPTS)
         .ok_or_else(|| {
-            Error::InvalidBoard(format!(
-                "internal error: no closed tour found for a {rows}x{cols} block"
-            ))
+            Error::Internal(format!("no closed tour found for a {rows}x{cols} block"))
         })?;
     let tour = Arc::new(tour);
     tours
@@ -216,7 +213,7 @@ fn join_blocks(
                 graph
                     .warnsdorff(first, true, BLOCK_SEED, super::search::ATTEMPTS)
                     .ok_or_else(|| {
-                        Error::InvalidBoard(format!(
+                        Error::Internal(format!(
                             "no cycle of the {}x{} block without ({}, {})",
                             block.rows, block.cols, hole.0, hole.1
                         ))
@@ -317,8 +314,8 @@ fn join(
             }
         }
     }
-    Err(Error::InvalidBoard(format!(
-        "internal error: the {}x{} and {}x{} blocks at ({}, {}) and ({}, {}) could not be joined",
+    Err(Error::Internal(format!(
+        "the {}x{} and {}x{} blocks at ({}, {}) and ({}, {}) could not be joined",
         a.rows, a.cols, b.rows, b.cols, a.row, a.col, b.row, b.col
     )))
 }

@@ -25,8 +25,9 @@ use crate::cancel::CancelFlag;
 use crate::count::frontier;
 use crate::count::memo;
 use crate::error::Error;
-use crate::existence::{NoTour, no_closed_tour, no_open_tour};
+use crate::existence::{NoTour, no_tour};
 use crate::memory::MemoryBudget;
+use crate::question::TourKind;
 
 /// A knight's tour: every square once, by knight's moves (and back to the start, if closed).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -254,12 +255,12 @@ pub fn find_tour(
     cancel: &CancelFlag,
 ) -> Result<Result<(Tour, Method), NoTourReason>, Error> {
     board.check_square(start)?;
-    let theorem = if closed {
-        no_closed_tour(board)
+    let kind = if closed {
+        TourKind::Closed
     } else {
-        no_open_tour(board, Some(start))
+        TourKind::Open
     };
-    if let Some(reason) = theorem {
+    if let Some(reason) = no_tour(board, kind, Some(start)) {
         return Ok(Err(NoTourReason::Theorem(reason)));
     }
     let not_found = || NoTourReason::Search {
@@ -303,8 +304,8 @@ pub fn find_tour(
         return Ok(Err(not_found()));
     };
     let tour = Tour::new(board, closed, path).map_err(|e| {
-        Error::InvalidBoard(format!(
-            "internal error: the tour found on {board} is not valid ({e}); nothing was printed"
+        Error::Internal(format!(
+            "the tour found on {board} is not valid ({e}); nothing was printed"
         ))
     })?;
     Ok(Ok((tour, method)))

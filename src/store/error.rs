@@ -1,0 +1,103 @@
+//! What can go wrong with the store, and how SQLite's failures are sorted into it.
+
+use rusqlite::ErrorCode;
+
+/// What can go wrong with the store.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The database's directory does not exist.
+    #[error("cannot use {path}: the directory {dir} does not exist")]
+    MissingDirectory {
+        /// The database path.
+        path: String,
+        /// Its directory.
+        dir: String,
+    },
+    /// The file cannot be opened or created.
+    #[error("cannot open or create the database {path}: {reason}")]
+    CannotOpen {
+        /// The database path.
+        path: String,
+        /// Why.
+        reason: String,
+    },
+    /// The file is not an SQLite database.
+    #[error("{path} is not an SQLite database; it was left untouched")]
+    NotADatabase {
+        /// The database path.
+        path: String,
+    },
+    /// The file is an SQLite database of some other program.
+    #[error(
+        "{path} is an SQLite database but not a knights answer store ({detail}); it was left untouched"
+    )]
+    Foreign {
+        /// The database path.
+        path: String,
+        /// What gave it away.
+        detail: String,
+    },
+    /// The file was written by a newer schema than this build knows.
+    #[error(
+        "{path} was written by a newer knights (schema version {found}; this one knows up to {known}); it was left untouched"
+    )]
+    NewerSchema {
+        /// The database path.
+        path: String,
+        /// Its schema version.
+        found: i64,
+        /// The newest version this build knows.
+        known: i64,
+    },
+    /// The file is damaged (truncated, corrupt).
+    #[error("{path} is damaged ({detail}); it was left untouched")]
+    Damaged {
+        /// The database path.
+        path: String,
+        /// What is wrong.
+        detail: String,
+    },
+    /// Any other SQLite failure.
+    #[error("{path}: {context}: {source}")]
+    Sqlite {
+        /// The database path.
+        path: String,
+        /// What was being done.
+        context: &'static str,
+        /// SQLite's error.
+        source: rusqlite::Error,
+    },
+    /// A stored count differs from a new answer to the same question.
+    #[error("conflicting answers for {question}: the store has {stored}, the new answer is {new}")]
+    Conflict {
+        /// The question.
+        question: String,
+        /// The stored count.
+        stored: String,
+        /// The new count.
+        new: String,
+    },
+}
+
+/// Turns an SQLite failure into a store error, recognising files that are not databases and
+/// damaged ones.
+pub(super) fn classify(path: &str, context: &'static str, e: rusqlite::Error) -> StoreError {
+    match e.sqlite_error_code() {
+        Some(ErrorCode::NotADatabase) => StoreError::NotADatabase { path: path.into() },
+        Some(ErrorCode::DatabaseCorrupt) => StoreError::Damaged {
+            path: path.into(),
+            detail: e.to_string(),
+        },
+        Some(ErrorCode::ReadOnly)
+        | Some(ErrorCode::CannotOpen)
+        | Some(ErrorCode::PermissionDenied) => StoreError::CannotOpen {
+            path: path.into(),
+            reason: format!("{context}: {e} (is the file or its directory read-only?)"),
+        },
+        _ => StoreError::Sqlite {
+            path: path.into(),
+            context,
+            source: e,
+        },
+    }
+}
