@@ -8,7 +8,6 @@ use num_bigint::BigUint;
 
 use crate::error::Error;
 use crate::existence::no_tour;
-use crate::graph::MAX_BITSET_SQUARES;
 use crate::input::{InputError, Query};
 use crate::question::{Question, TourKind};
 use crate::resolve::{self, Progress, Settings};
@@ -17,43 +16,38 @@ use crate::store::Store;
 /// The answers to a list of queries.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct BatchAnswers {
-    /// One count per query, in input order.
-    pub counts: Vec<BigUint>,
+    /// One count per query, in input order, or why that query has none.
+    pub counts: Vec<Result<BigUint, String>>,
     /// Queries answered from the store.
     pub from_store: usize,
     /// Queries answered by computing.
     pub computed: usize,
+    /// Queries that could not be answered.
+    pub failed: usize,
     /// Distinct canonical questions among the queries.
     pub distinct: usize,
     /// Distinct canonical questions that were computed.
     pub distinct_computed: usize,
 }
 
-/// Checks that the counting engine accepts every query's board where a count is needed (not
-/// where an existence theorem answers 0), naming the first line that it does not.
-pub fn check_queries(queries: &[Query], kind: TourKind) -> Result<(), Error> {
+/// Checks that an engine takes every query's board where a count is needed (not where an
+/// existence theorem answers 0), naming the first line where none does.
+pub fn check_queries(queries: &[Query], kind: TourKind, settings: &Settings) -> Result<(), Error> {
     for query in queries {
-        if query.board.squares() > MAX_BITSET_SQUARES
-            && no_tour(query.board, kind, Some(query.start)).is_none()
-        {
-            return Err(InputError::at(
-                query.line,
-                format!(
-                    "the {} board has {} squares; counting handles boards of at most {} squares",
-                    query.board,
-                    query.board.squares(),
-                    MAX_BITSET_SQUARES
-                ),
-            )
-            .into());
+        let question = Question::from_start(query.board, query.start, kind);
+        if no_tour(query.board, kind, Some(query.start)).is_none() {
+            settings
+                .engine
+                .check(&question)
+                .map_err(|e| InputError::at(query.line, e.to_string()))?;
         }
     }
     Ok(())
 }
 
-/// Answers every query (`kind` tours from its start), consulting and filling `store`.
-///
-/// The whole list is checked first; nothing is computed when a board is too large.
+/// Answers every query (`kind` tours from its start), consulting and filling `store`. A query
+/// that cannot be answered (no engine takes its board, or the memory budget stops its engine)
+/// gets its reason instead of a count; the others are answered all the same.
 pub fn answer_queries(
     queries: &[Query],
     kind: TourKind,
@@ -61,26 +55,30 @@ pub fn answer_queries(
     settings: &Settings,
     progress: &mut dyn FnMut(Progress<'_>),
 ) -> Result<BatchAnswers, Error> {
-    check_queries(queries, kind)?;
     let questions: Vec<Question> = queries
         .iter()
         .map(|q| Question::from_start(q.board, q.start, kind))
         .collect();
-    let resolution = resolve::resolve(&questions, store, settings, progress)?;
+    let resolution = resolve::resolve_each(&questions, store, settings, progress)?;
     let distinct: HashSet<&Question> = questions.iter().collect();
-    let counts: Vec<BigUint> = questions
+    let counts: Vec<Result<BigUint, String>> = questions
         .iter()
-        .map(|q| resolution.count(q).clone())
+        .map(|q| match resolution.failed.get(q) {
+            Some(why) => Err(why.clone()),
+            None => Ok(resolution.count(q).clone()),
+        })
         .collect();
     let from_store = questions
         .iter()
         .filter(|q| resolution.from_store.contains(q))
         .count();
+    let failed = counts.iter().filter(|c| c.is_err()).count();
     Ok(BatchAnswers {
         from_store,
-        computed: counts.len() - from_store,
+        computed: counts.len() - from_store - failed,
+        failed,
         distinct: distinct.len(),
-        distinct_computed: distinct.len() - resolution.from_store.len(),
+        distinct_computed: distinct.len() - resolution.from_store.len() - resolution.failed.len(),
         counts,
     })
 }

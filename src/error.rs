@@ -23,6 +23,36 @@ pub enum Error {
         engine: &'static str,
     },
 
+    /// A board whose short side is wider than an engine takes.
+    #[error("the {board} board has a short side of {}; the {engine} engine takes a short side of at most {max_width}", board.rows().min(board.cols()))]
+    BoardTooWide {
+        /// The board.
+        board: Board,
+        /// The engine's limit.
+        max_width: u32,
+        /// The engine's name.
+        engine: &'static str,
+    },
+
+    /// A board that no engine can count: too many squares for the memo engine, too wide for
+    /// the frontier engine.
+    #[error("the {board} board is beyond every engine: it has {} squares (the memo engine takes at most {max_squares}) and a short side of {} (the frontier engine takes at most {max_width})", board.squares(), board.rows().min(board.cols()))]
+    BeyondEngines {
+        /// The board.
+        board: Board,
+        /// The memo engine's limit.
+        max_squares: u64,
+        /// The frontier engine's limit.
+        max_width: u32,
+    },
+
+    /// Counts from one square of a board that no engine gives on one machine.
+    #[error("counts from one square of the {board} board are beyond one machine (no engine here would finish them); what it can count: the board's open total (count {} {} --total), its closed tours (--closed), or smaller boards", board.rows(), board.cols())]
+    BeyondOneMachine {
+        /// The board.
+        board: Board,
+    },
+
     /// A count that does not fit in 128 bits. Never wrapped or rounded: the count is refused.
     #[error("the count on the {board} board does not fit in 128 bits")]
     Overflow {
@@ -91,6 +121,9 @@ impl Error {
             self,
             Error::Board(_)
                 | Error::BoardTooLarge { .. }
+                | Error::BoardTooWide { .. }
+                | Error::BeyondEngines { .. }
+                | Error::BeyondOneMachine { .. }
                 | Error::TourTooLarge { .. }
                 | Error::Input(_)
                 | Error::InvalidMemorySize(_)

@@ -14,7 +14,8 @@ use num_bigint::BigUint;
 use num_traits::Zero;
 use rayon::prelude::*;
 
-use crate::board::Square;
+use crate::board::{Board, Square};
+use crate::graph::MAX_BITSET_SQUARES;
 use crate::cancel::CancelFlag;
 use crate::count::frontier::{self, FrontierMode, FrontierStats};
 use crate::count::memo::{MemoCounter, MemoStats, count_cycles};
@@ -46,6 +47,25 @@ pub enum Engine {
 }
 
 impl Engine {
+    /// Ok when this engine can count on `board`; otherwise the error that names its limit.
+    /// The one place that says which engine takes which board (the engines check it again).
+    pub fn check(self, board: Board) -> Result<(), Error> {
+        match self {
+            Engine::Memo => {
+                if board.squares() > MAX_BITSET_SQUARES {
+                    return Err(Error::BoardTooLarge {
+                        board,
+                        max_squares: MAX_BITSET_SQUARES,
+                        engine: "memo",
+                    });
+                }
+                Ok(())
+            }
+            Engine::Frontier => frontier::check_board(board),
+            Engine::Reference => Ok(()),
+        }
+    }
+
     /// The name recorded in the store.
     pub const fn name(self) -> &'static str {
         match self {
@@ -80,6 +100,32 @@ pub const AUTO_MEMO_SQUARES: u64 = 40;
 pub const AUTO_MEMO_TOTAL_SQUARES: u64 = 36;
 
 impl EngineChoice {
+    /// The engine that computes `question`, once it is known to take the board: under `Auto`
+    /// the other engine when the faster one cannot, and an error naming the limits of the
+    /// engines the user could have chosen when none can.
+    pub fn check(self, question: &Question) -> Result<Engine, Error> {
+        let engine = self.engine_for(question);
+        let board = question.board;
+        if self == EngineChoice::Auto && question.start.is_some() && beyond_one_machine(board) {
+            return Err(Error::BeyondOneMachine { board });
+        }
+        match (self, engine.check(board)) {
+            (_, Ok(())) => Ok(engine),
+            (EngineChoice::Auto, Err(_)) => {
+                let other = match engine {
+                    Engine::Memo => Engine::Frontier,
+                    _ => Engine::Memo,
+                };
+                other.check(board).map(|()| other).map_err(|_| Error::BeyondEngines {
+                    board,
+                    max_squares: MAX_BITSET_SQUARES,
+                    max_width: frontier::MAX_WIDTH,
+                })
+            }
+            (_, Err(e)) => Err(e),
+        }
+    }
+
     /// The engine that computes `question`.
     pub fn engine_for(self, question: &Question) -> Engine {
         match self {
@@ -101,6 +147,14 @@ impl EngineChoice {
             }
         }
     }
+}
+
+/// True for boards whose counts from one square no engine gives on one machine: the frontier
+/// engine's layers from a start outgrow any one machine's memory from a short side of 7 and a
+/// long side of 8 on (the README's speed section has the measurements), and the memo engine's
+/// table is far slower still. Their totals and closed tours are within reach.
+pub fn beyond_one_machine(board: Board) -> bool {
+    board.rows().min(board.cols()) >= 7 && board.rows().max(board.cols()) >= 8
 }
 
 /// How to compute.
@@ -135,6 +189,12 @@ pub struct Resolution {
     pub from_store: HashSet<Question>,
     /// What the engines did, summed over their tasks.
     pub engine_stats: EngineStats,
+    /// Questions that could not be answered, with why ([`resolve_each`] only: [`resolve`]
+    /// stops at the first).
+    pub failed: BTreeMap<Question, String>,
+    /// What the user should know about how answers were found (e.g. an engine that stopped on
+    /// the memory budget and the one that took over), one sentence each.
+    pub notes: Vec<String>,
 }
 
 /// What the engines did.
@@ -213,29 +273,11 @@ impl Resolution {
 }
 
 /// Refuses, before any store is touched, a question that the engine asked for cannot take
-/// (unless a theorem answers it without one): the one place that says which engine takes
-/// which board, on top of the engines' own checks.
+/// (unless a theorem answers it without one).
 pub fn check_engines(questions: &[Question], settings: &Settings) -> Result<(), Error> {
     for question in questions {
-        if crate::existence::no_tour(question.board, question.kind, question.start).is_some() {
-            continue;
-        }
-        match settings.engine.engine_for(question) {
-            Engine::Memo => {
-                crate::graph::KnightGraph::new(question.board)?;
-            }
-            Engine::Frontier => {
-                let short = question.board.rows().min(question.board.cols());
-                if short > crate::count::frontier::MAX_WIDTH {
-                    return Err(Error::BoardTooLarge {
-                        board: question.board,
-                        max_squares: u64::from(crate::count::frontier::MAX_WIDTH)
-                            * u64::from(crate::board::MAX_SIDE),
-                        engine: "frontier (short side at most 8)",
-                    });
-                }
-            }
-            Engine::Reference => {}
+        if no_tour(question.board, question.kind, question.start).is_none() {
+            settings.engine.check(question)?;
         }
     }
     Ok(())
@@ -246,10 +288,33 @@ pub fn check_engines(questions: &[Question], settings: &Settings) -> Result<(), 
 /// saved, then the error is returned.
 pub fn resolve(
     questions: &[Question],
-    mut store: Option<&mut Store>,
+    store: Option<&mut Store>,
     settings: &Settings,
     progress: &mut dyn FnMut(Progress<'_>),
 ) -> Result<Resolution, Error> {
+    resolve_questions(questions, store, settings, progress, false)
+}
+
+/// [`resolve`], but a question that cannot be answered (no engine takes its board, or its
+/// engine stops on the memory budget) does not stop the others: it is listed in
+/// [`Resolution::failed`] with why. An interruption or a store failure still stops everything.
+pub fn resolve_each(
+    questions: &[Question],
+    store: Option<&mut Store>,
+    settings: &Settings,
+    progress: &mut dyn FnMut(Progress<'_>),
+) -> Result<Resolution, Error> {
+    resolve_questions(questions, store, settings, progress, true)
+}
+
+fn resolve_questions(
+    questions: &[Question],
+    mut store: Option<&mut Store>,
+    settings: &Settings,
+    progress: &mut dyn FnMut(Progress<'_>),
+    keep_going: bool,
+) -> Result<Resolution, Error> {
+    let mut failed: BTreeMap<Question, String> = BTreeMap::new();
     let asked: BTreeSet<Question> = questions.iter().copied().collect();
     let mut known: HashMap<Question, Answer> = match store.as_deref() {
         Some(store) => store.lookup(&asked)?,
@@ -266,7 +331,14 @@ pub fn resolve(
     let mut to_compute: BTreeMap<Question, Engine> = BTreeMap::new();
     let mut extra: BTreeMap<Question, Engine> = BTreeMap::new();
     for question in asked.iter().filter(|q| !known.contains_key(q)) {
-        let engine = settings.engine.engine_for(question);
+        let engine = match settings.engine.check(question) {
+            Ok(engine) => engine,
+            Err(e) if keep_going && no_tour(question.board, question.kind, question.start).is_none() => {
+                failed.insert(*question, e.to_string());
+                continue;
+            }
+            Err(_) => settings.engine.engine_for(question),
+        };
         if question.kind == TourKind::Open && question.start.is_none() && engine != Engine::Frontier
         {
             extra.extend(
@@ -295,12 +367,15 @@ pub fn resolve(
     progress(Progress::Planned {
         questions: to_compute.len(),
     });
+    let mut notes = Vec::new();
     let computing = compute(
         to_compute,
         &mut known,
         store.as_deref_mut(),
         settings,
         progress,
+        keep_going.then_some(&mut failed),
+        &mut notes,
     );
 
     // Open board totals from their starts: also after an interruption, for every board whose
@@ -338,6 +413,8 @@ pub fn resolve(
         answers: known,
         from_store,
         engine_stats,
+        failed,
+        notes,
     })
 }
 
@@ -348,6 +425,8 @@ fn compute(
     mut store: Option<&mut Store>,
     settings: &Settings,
     progress: &mut dyn FnMut(Progress<'_>),
+    mut failed: Option<&mut BTreeMap<Question, String>>,
+    notes: &mut Vec<String>,
 ) -> Result<EngineStats, Error> {
     let mut stats = EngineStats::default();
     if questions.is_empty() {
@@ -377,9 +456,9 @@ fn compute(
                     }
                     // The receiver outlives the tasks, so sending cannot fail.
                     let _ =
-                        sender.send(match compute_one(question, *engine, task_budget, &cancel) {
-                            Ok((answer, stats)) => Message::Answer(answer, stats),
-                            Err(e) => Message::Failed(e),
+                        sender.send(match compute_one(question, *engine, settings.engine, task_budget, &cancel) {
+                            Ok((answer, stats, note)) => Message::Answer(answer, stats, note),
+                            Err(e) => Message::Failed(*question, e),
                         });
                 });
         });
@@ -388,13 +467,21 @@ fn compute(
         let mut last_save = Instant::now();
         for message in receiver {
             match message {
-                Message::Answer(answer, task) => {
+                Message::Answer(answer, task, note) => {
                     stats.add(&task);
+                    notes.extend(note);
                     progress(Progress::Computed(&answer));
                     known.insert(answer.question, answer.clone());
                     pending.push(answer);
                 }
-                Message::Failed(e) => {
+                Message::Failed(question, e)
+                    if failed.is_some() && !matches!(e, Error::Interrupted) =>
+                {
+                    if let Some(failed) = failed.as_deref_mut() {
+                        failed.insert(question, e.to_string());
+                    }
+                }
+                Message::Failed(_, e) => {
                     // Stop the other tasks; keep the first real cause.
                     settings.cancel.cancel();
                     if first_error.is_none() || matches!(first_error, Some(Error::Interrupted)) {
@@ -426,10 +513,10 @@ fn compute(
 
 /// What a computing task tells the thread that saves.
 enum Message {
-    /// One answer, with the engine's figures.
-    Answer(Answer, EngineStats),
+    /// One answer, with the engine's figures and what the user should know about it.
+    Answer(Answer, EngineStats, Option<String>),
     /// The task failed.
-    Failed(Error),
+    Failed(Question, Error),
 }
 
 fn save(store: &mut Option<&mut Store>, pending: &mut Vec<Answer>) -> Result<(), Error> {
@@ -440,9 +527,36 @@ fn save(store: &mut Option<&mut Store>, pending: &mut Vec<Answer>) -> Result<(),
     Ok(())
 }
 
+/// Computes one question with `engine`; when the frontier engine stops on the memory budget
+/// and `choice` was `Auto`, the memo engine (which goes on, slower, when its table is full)
+/// takes over if it takes the board, with a note that says so.
+fn compute_one(
+    question: &Question,
+    engine: Engine,
+    choice: EngineChoice,
+    budget: MemoryBudget,
+    cancel: &CancelFlag,
+) -> Result<(Answer, EngineStats, Option<String>), Error> {
+    match compute_with(question, engine, budget, cancel) {
+        Err(Error::MemoryBudget { square, budget, .. })
+            if engine == Engine::Frontier
+                && choice == EngineChoice::Auto
+                && question.board.squares() <= AUTO_MEMO_SQUARES =>
+        {
+            let note = format!(
+                "the frontier engine reached its memory budget ({}) at square {square}; the memo engine counted {question} instead",
+                crate::memory::human_bytes(budget)
+            );
+            let (answer, stats) = compute_with(question, Engine::Memo, budget, cancel)?;
+            Ok((answer, stats, Some(note)))
+        }
+        other => other.map(|(answer, stats)| (answer, stats, None)),
+    }
+}
+
 /// Computes one question; a zero that an existence theorem decides is answered without a
 /// search.
-fn compute_one(
+fn compute_with(
     question: &Question,
     engine: Engine,
     budget: MemoryBudget,
@@ -485,7 +599,14 @@ fn compute_one(
         (TourKind::Closed, _, Engine::Reference) => {
             reference::count_closed_tours(board, Square::new(0, 0), cancel)?.into()
         }
-        (TourKind::Open, None, _) => unreachable!("these open totals are sums of their starts"),
+        // Planned totals of these engines are sums of their stored starts; this is the memo
+        // engine taking over a total from the frontier engine.
+        (TourKind::Open, None, Engine::Memo | Engine::Reference) => {
+            let mut memo = MemoCounter::new(board, budget, cancel.clone())?;
+            let total = memo.table()?.total_directed();
+            stats.memo = memo.stats();
+            total
+        }
     };
     let seconds = clock.elapsed().as_secs_f64();
     Ok((

@@ -57,9 +57,10 @@ pub struct StartCount {
     pub col: u32,
     /// What was counted: `open` or `closed` (directed tours from the start).
     pub kind: &'static str,
-    /// The count.
-    pub count: Count,
-    /// The theorem that makes the count 0 without a search, if one does.
+    /// The count; none when it could not be computed (see `reason`).
+    pub count: Option<Count>,
+    /// The theorem that makes the count 0 without a search, if one does; or why there is no
+    /// count.
     pub reason: Option<String>,
 }
 
@@ -73,8 +74,21 @@ impl StartCount {
             row: start.row,
             col: start.col,
             kind: kind.name(),
-            count: Count(count),
+            count: Some(Count(count)),
             reason: reason.map(|r| r.to_string()),
+        }
+    }
+
+    /// A query that has no count, with why (e.g. no engine takes its board).
+    pub fn failed(board: Board, start: Square, kind: TourKind, why: &str) -> Self {
+        StartCount {
+            rows: board.rows(),
+            cols: board.cols(),
+            row: start.row,
+            col: start.col,
+            kind: kind.name(),
+            count: None,
+            reason: Some(format!("not counted: {why}")),
         }
     }
 
@@ -353,10 +367,13 @@ pub fn write_tour(
 }
 
 /// The judge's output: one bare count per line.
-pub fn bare_counts(counts: &[BigUint]) -> String {
-    let mut out = String::with_capacity(counts.len() * 8);
+pub fn bare_counts<'a>(counts: impl IntoIterator<Item = Option<&'a BigUint>>) -> String {
+    let mut out = String::new();
     for count in counts {
-        out.push_str(&count.to_string());
+        match count {
+            Some(count) => out.push_str(&count.to_string()),
+            None => out.push('?'),
+        }
         out.push('\n');
     }
     out

@@ -182,25 +182,39 @@ impl Exporter for TextExporter {
         ))
     }
 
+    /// One line per query; queries without a count show `-` and, in a last column, why.
     fn start_counts(&self, answers: &[StartCount]) -> Result<String, Error> {
+        let any_failed = answers.iter().any(|a| a.count.is_none());
         let rows: Vec<Vec<String>> = answers
             .iter()
             .map(|a| {
-                vec![
+                let mut row = vec![
                     a.rows.to_string(),
                     a.cols.to_string(),
                     a.row.to_string(),
                     a.col.to_string(),
                     a.kind.to_string(),
-                    a.count.to_string(),
-                ]
+                    a.count.as_ref().map_or("-".to_string(), ToString::to_string),
+                ];
+                if any_failed {
+                    let why = a.count.is_none().then(|| a.reason.clone()).flatten();
+                    row.push(why.unwrap_or_default());
+                }
+                row
             })
             .collect();
-        Ok(columns(
-            &["rows", "cols", "row", "col", "kind", "count"],
-            &[false, false, false, false, true, false],
-            &rows,
-        ))
+        let (header, left): (&[&str], &[bool]) = if any_failed {
+            (
+                &["rows", "cols", "row", "col", "kind", "count", "reason"],
+                &[false, false, false, false, true, false, true],
+            )
+        } else {
+            (
+                &["rows", "cols", "row", "col", "kind", "count"],
+                &[false, false, false, false, true, false],
+            )
+        };
+        Ok(columns(header, left, &rows))
     }
 
     fn answers(&self, answers: &[Answer]) -> Result<String, Error> {
