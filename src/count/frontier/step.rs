@@ -58,7 +58,11 @@ pub(super) fn same_step<Wd: Word>(a: &Step<Wd>, b: &Step<Wd>) -> bool {
 }
 
 impl Plan {
-    pub(super) fn step<Wd: Word>(&self, v: usize, heights: &std::ops::RangeInclusive<usize>) -> Step<Wd> {
+    pub(super) fn step<Wd: Word>(
+        &self,
+        v: usize,
+        heights: &std::ops::RangeInclusive<usize>,
+    ) -> Step<Wd> {
         let (w, k) = (self.w, self.k);
         let (r, c) = (v / w, v % w);
         let mut neighbours = Vec::with_capacity(4);

@@ -95,8 +95,7 @@ fn open_totals_meet_in_the_middle() {
         )
         .unwrap();
         let (met, _) =
-            count_meeting(board, FrontierMode::OpenAll, MemoryBudget::DEFAULT, &cancel)
-                .unwrap();
+            count_meeting(board, FrontierMode::OpenAll, MemoryBudget::DEFAULT, &cancel).unwrap();
         assert_eq!(met, direct, "{board}");
     }
 }

@@ -169,7 +169,10 @@ impl Plan {
 
     /// The moves of one tour, as pairs of row-major squares of the oriented board, or `None`
     /// when there is no tour.
-    pub(super) fn witness_edges(&self, cancel: &CancelFlag) -> Result<Option<Vec<(usize, usize)>>, Error> {
+    pub(super) fn witness_edges(
+        &self,
+        cancel: &CancelFlag,
+    ) -> Result<Option<Vec<(usize, usize)>>, Error> {
         let codec = Codec::new(self.k);
         let heights = self.h..=self.h;
         let n = self.n;

@@ -119,7 +119,10 @@ impl Plan {
 }
 
 /// The self-turned moves picked by the bits of `chosen`, and how many each cut square gets.
-pub(super) fn chosen_moves(fixed: &[(usize, usize)], chosen: usize) -> (Vec<(usize, usize)>, [u32; 16]) {
+pub(super) fn chosen_moves(
+    fixed: &[(usize, usize)],
+    chosen: usize,
+) -> (Vec<(usize, usize)>, [u32; 16]) {
     let used: Vec<(usize, usize)> = fixed
         .iter()
         .enumerate()
