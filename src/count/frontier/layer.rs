@@ -10,7 +10,7 @@ use rayon::prelude::*;
 
 use super::plan::{FrontierStats, Plan};
 use super::rules::Outcome;
-use super::state::{Codec, FULL, Word};
+use super::state::{Codec, Word};
 use super::step::Step;
 use super::tally::Tally;
 use crate::cancel::CancelFlag;
@@ -19,13 +19,43 @@ use crate::memory::MemoryBudget;
 
 /// Layers are split into this many maps, by key, so that both cores can fill one layer and
 /// each map is freed as soon as it has been read.
-pub(super) const SHARDS: usize = 256;
+const SHARDS: usize = 256;
 
 /// Transitions are handed to a shard in batches of this many.
 const BATCH: usize = 128;
 
 /// Layers of fewer states are advanced on one thread.
 const SEQUENTIAL_STATES: usize = 4096;
+
+/// `$call` with the type `$Wd` set to the word that holds the plan's window: `u64` while the
+/// window's slots and the colour flag fit in its 16 nibbles (up to width 7), else `u128`.
+macro_rules! by_word {
+    ($plan:expr, |$Wd:ident| $call:expr) => {
+        if $plan.k < 16 {
+            type $Wd = u64;
+            $call
+        } else {
+            type $Wd = u128;
+            $call
+        }
+    };
+}
+pub(super) use by_word;
+
+/// The first of the counts given that does not overflow, each tried only when the one before
+/// it did (each counts in a wider type than the one before); the last one's result in any case.
+macro_rules! widening {
+    ($last:expr $(,)?) => {
+        $last
+    };
+    ($first:expr, $($rest:expr),+ $(,)?) => {
+        match $first {
+            Err($crate::error::Error::Overflow { .. }) => $crate::count::frontier::layer::widening!($($rest),+),
+            other => other,
+        }
+    };
+}
+pub(super) use widening;
 
 impl Plan {
     /// Runs the dynamic program over the board of `heights.end()` rows, reporting the count of
@@ -37,11 +67,8 @@ impl Plan {
         cancel: &CancelFlag,
         report: &mut dyn FnMut(usize, BigUint),
     ) -> Result<FrontierStats, Error> {
-        if self.k < 16 {
-            self.run_word::<u64>(heights, budget, cancel, report)
-        } else {
-            self.run_word::<u128>(heights, budget, cancel, report)
-        }
+        by_word!(self, |Wd| self
+            .run_word::<Wd>(heights, budget, cancel, report))
     }
 
     fn run_word<Wd: Word>(
@@ -59,17 +86,11 @@ impl Plan {
                 report(height, count);
             }
         };
-        match self.run_with::<Wd, u64>(&heights, budget, cancel, &mut once) {
-            Err(Error::Overflow { .. }) => {
-                match self.run_with::<Wd, u128>(&heights, budget, cancel, &mut once) {
-                    Err(Error::Overflow { .. }) => {
-                        self.run_with::<Wd, BigUint>(&heights, budget, cancel, &mut once)
-                    }
-                    other => other,
-                }
-            }
-            other => other,
-        }
+        widening!(
+            self.run_with::<Wd, u64>(&heights, budget, cancel, &mut once),
+            self.run_with::<Wd, u128>(&heights, budget, cancel, &mut once),
+            self.run_with::<Wd, BigUint>(&heights, budget, cancel, &mut once),
+        )
     }
 
     fn run_with<Wd: Word, T: Tally>(
@@ -84,10 +105,7 @@ impl Plan {
             count_bits: T::BITS,
             ..FrontierStats::default()
         };
-        // Before the first square, the window holds squares that do not exist: done.
-        let initial = codec.encode::<Wd>(Wd::repeat(FULL, self.k), 0);
-        let mut layer: Vec<HashMap<u64, T>> = (0..SHARDS).map(|_| HashMap::new()).collect();
-        layer[shard_of(initial)].insert(initial, T::one());
+        let mut layer = first_layer::<Wd, T>(&codec);
         let rows = *heights.end();
         let mut last_reported = 0;
         for v in 0..rows * self.w {
@@ -241,6 +259,15 @@ impl Plan {
     }
 }
 
-pub(super) fn shard_of(key: u64) -> usize {
+/// The layer before the first square: its one state, whose window holds squares that do not
+/// exist (done), in one way.
+pub(super) fn first_layer<Wd: Word, T: Tally>(codec: &Codec) -> Vec<HashMap<u64, T>> {
+    let initial = codec.initial::<Wd>();
+    let mut layer: Vec<HashMap<u64, T>> = (0..SHARDS).map(|_| HashMap::new()).collect();
+    layer[shard_of(initial)].insert(initial, T::one());
+    layer
+}
+
+fn shard_of(key: u64) -> usize {
     ((key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58) as usize) % SHARDS
 }

@@ -22,6 +22,12 @@
 //!
 //! Counts are exact: the ways are added as `u64`; when a sum overflows, the whole count is
 //! redone with `u128`, and then with arbitrary-precision integers.
+//!
+//! The parts, each using only those before it: `state` packs a window into a key, and `tally`
+//! adds counts exactly; `plan` turns the board and sets the rules of one count; `step` says
+//! what each square does whatever the state; `rules` applies one square to one state; `layer`
+//! turns one layer into the next on both cores; `meet` joins the top half's states with their
+//! half turns; `witness` reads one tour back from the layers. This file is the face on top.
 
 mod layer;
 mod meet;
@@ -41,8 +47,10 @@ use crate::cancel::CancelFlag;
 use crate::error::Error;
 use crate::memory::MemoryBudget;
 
-use self::plan::Plan;
-pub use self::plan::{FrontierMode, FrontierStats, MAX_WIDTH};
+use self::layer::widening;
+pub use self::plan::{FrontierMode, FrontierStats, MAX_WIDTH, check_board};
+use self::plan::{Plan, Purpose};
+use self::witness::Witness;
 
 /// Counts `mode` tours on `board` (any orientation) with the frontier engine.
 pub fn count(
@@ -51,7 +59,7 @@ pub fn count(
     budget: MemoryBudget,
     cancel: &CancelFlag,
 ) -> Result<(BigUint, FrontierStats), Error> {
-    let plan = Plan::new(board, mode)?;
+    let plan = Plan::new(board, mode, Purpose::Count)?;
     if plan.n == 1 {
         let count = u32::from(mode != FrontierMode::Closed);
         return Ok((BigUint::from(count), FrontierStats::default()));
@@ -62,37 +70,28 @@ pub fn count(
 /// True when [`count`] answers `mode` on `board` by meeting in the middle (see
 /// [`count_meeting`]) rather than in one pass over the whole board.
 pub fn meets_in_the_middle(board: Board, mode: FrontierMode) -> bool {
-    Plan::new(board, mode).is_ok_and(|plan| plan.meets())
+    Plan::new(board, mode, Purpose::Count).is_ok_and(|plan| plan.meets())
 }
 
-/// Counts the closed tours of `board` by meeting in the middle: the board is cut at its two
-/// middle rows (rows are the short side; the number of rows is even, at least 4), the top
-/// half's states are computed up to the cut — including the moves inside it that the top half
-/// owns — and the bottom half's states are the same states turned 180 degrees. A top state and
-/// a turned one join when every square on the cut gets two moves in all and the paths of both
-/// halves close into a single cycle. The largest layer is that of a half board, a small part
-/// of what the direct computation holds at its peak.
-pub fn count_closed_meeting(
-    board: Board,
-    budget: MemoryBudget,
-    cancel: &CancelFlag,
-) -> Result<(BigUint, FrontierStats), Error> {
-    count_meeting(board, FrontierMode::Closed, budget, cancel)
-}
-
-/// Counts closed tours or all open tours (each path once) by meeting in the middle, as
-/// [`count_closed_meeting`] describes; open paths join where the moves add up to two on every
-/// cut square (one where a tour end lies on the cut), the ends are two, and the pieces of both
-/// halves form one path. A board with an odd number of squares (both sides odd) is cut at the
-/// `2W + 1` squares around its centre square, which is its own half turn. Boards that cannot
-/// be cut so, and counts past 128 bits, are counted directly.
+/// Counts closed tours or all open tours (each path once) by meeting in the middle: the board
+/// is cut at its two middle rows (rows are the short side; the number of rows is even, at least
+/// 4), the top half's states are computed up to the cut — including the moves inside it that
+/// the top half owns — and the bottom half's states are the same states turned 180 degrees. A
+/// top state and a turned one join, for closed tours, when every square on the cut gets two
+/// moves in all and the paths of both halves close into a single cycle; open paths join where
+/// the moves add up to two on every cut square (one where a tour end lies on the cut), the ends
+/// are two, and the pieces of both halves form one path. A board with an odd number of squares
+/// (both sides odd) is cut at the `2W + 1` squares around its centre square, which is its own
+/// half turn. The largest layer is that of a half board, a small part of what the direct
+/// computation holds at its peak. Boards that cannot be cut so, and counts past 128 bits, are
+/// counted directly.
 pub fn count_meeting(
     board: Board,
     mode: FrontierMode,
     budget: MemoryBudget,
     cancel: &CancelFlag,
 ) -> Result<(BigUint, FrontierStats), Error> {
-    let mut plan = Plan::new(board, mode)?;
+    let plan = Plan::new(board, mode, Purpose::Count)?;
     let direct = |plan: Plan| -> Result<(BigUint, FrontierStats), Error> {
         let heights = plan.h..=plan.h;
         let mut result = BigUint::default();
@@ -102,27 +101,22 @@ pub fn count_meeting(
     if !plan.meets() {
         return direct(plan);
     }
-    plan.split = true;
-    // The colour of the first tour end is only a pruning, and it does not survive the half
-    // turn: the halves go without it.
-    plan.colour_flag = false;
-    match plan.meet::<u64>(budget, cancel) {
-        Err(Error::Overflow { .. }) => match plan.meet::<u128>(budget, cancel) {
-            Err(Error::Overflow { .. }) => direct(Plan::new(board, mode)?),
-            other => other,
-        },
-        other => other,
-    }
+    let halves = Plan::new(board, mode, Purpose::Meet)?;
+    widening!(
+        halves.meet::<u64>(budget, cancel),
+        halves.meet::<u128>(budget, cancel),
+        direct(plan),
+    )
 }
 
 /// Finds one tour of `board` with the frontier engine, or proves there is none: a closed tour
 /// (listed from `start`), or an open tour from `start`. Meant for narrow boards (a short side
 /// of 3 or 4), where the layers are small. The sets of reachable states are computed square by
 /// square, sharing the layers of stretches where they repeat two rows on (so long boards take
-/// time and memory for their few distinct layers); the
-/// tour is then read back from the end. Where the distinct layers would be too many, layers are
-/// kept at checkpoints only and recomputed a stretch at a time, so memory grows with the square
-/// root of the board's length. Returns the squares in order.
+/// time and memory for their few distinct layers); the tour is then read back from the end.
+/// Where the distinct layers would be too many, layers are kept at checkpoints only and
+/// recomputed a stretch at a time, so memory grows with the square root of the board's length.
+/// Returns the squares in order.
 pub fn find_tour(
     board: Board,
     closed: bool,
@@ -135,7 +129,8 @@ pub fn find_tour(
     } else {
         FrontierMode::OpenFrom(start)
     };
-    let mut plan = Plan::new(board, mode)?;
+    let plan = Plan::new(board, mode, Purpose::Witness)?;
+    // The search keeps its windows in a `u64`: 15 slots at most.
     if plan.k >= 16 {
         return Err(Error::BoardTooLarge {
             board,
@@ -143,57 +138,18 @@ pub fn find_tour(
             engine: "frontier tour search (short side at most 7)",
         });
     }
-    plan.witness = true;
     if plan.n == 1 {
         return Ok((!closed).then(|| vec![start]));
     }
     let edges = match plan.witness_edges_periodic(cancel)? {
-        Some(found) => found,
-        None => plan.witness_edges(cancel)?,
+        Witness::Found(edges) => edges,
+        Witness::NoTour => return Ok(None),
+        Witness::TooManyLayers => match plan.witness_edges(cancel)? {
+            Some(edges) => edges,
+            None => return Ok(None),
+        },
     };
-    let Some(edges) = edges else {
-        return Ok(None);
-    };
-    // The moves found, as a graph on the oriented board; walk it from the start.
-    let n = plan.n;
-    let mut links: Vec<[usize; 2]> = vec![[usize::MAX; 2]; n];
-    for (a, b) in edges {
-        for (from, to) in [(a, b), (b, a)] {
-            let slot = if links[from][0] == usize::MAX { 0 } else { 1 };
-            links[from][slot] = to;
-        }
-    }
-    let transposed = board.cols() > board.rows();
-    let oriented_start = if transposed {
-        plan.board.index(Square::new(start.col, start.row))
-    } else {
-        plan.board.index(start)
-    };
-    let mut order = Vec::with_capacity(n);
-    let (mut previous, mut at) = (usize::MAX, oriented_start);
-    for _ in 0..n {
-        order.push(at);
-        let [x, y] = links[at];
-        let next = if x != previous { x } else { y };
-        if next == usize::MAX {
-            break;
-        }
-        previous = at;
-        at = next;
-    }
-    Ok(Some(
-        order
-            .into_iter()
-            .map(|i| {
-                let square = plan.board.square(i);
-                if transposed {
-                    Square::new(square.col, square.row)
-                } else {
-                    square
-                }
-            })
-            .collect(),
-    ))
+    Ok(Some(plan.walk(&edges, start)))
 }
 
 /// Counts closed tours (`closed`) or all open tours of every `width × h` board for `h` in
@@ -219,11 +175,12 @@ pub fn series(
     } else {
         FrontierMode::OpenAll
     };
-    let mut plan = Plan::new(board, mode)?;
-    if low != high {
-        plan.colours = false;
-        plan.colour_flag = false;
-    }
+    let purpose = if low == high {
+        Purpose::Count
+    } else {
+        Purpose::Heights
+    };
+    let plan = Plan::new(board, mode, purpose)?;
     plan.run(
         low as usize..=high as usize,
         budget,

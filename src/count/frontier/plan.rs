@@ -1,7 +1,7 @@
 //! What one count is: the board turned so that its rows are the short side, the mode, and the
 //! rules that follow from them, among them how the board is cut when meeting in the middle.
 
-use crate::board::{Board, Square};
+use crate::board::{Board, Square, Symmetry};
 use crate::error::Error;
 
 /// The widest short side the frontier engine takes.
@@ -32,10 +32,40 @@ pub struct FrontierStats {
     pub count_bits: u32,
 }
 
+/// Ok when the frontier engine can count on `board` (short side at most [`MAX_WIDTH`]), else the
+/// error it would give.
+pub fn check_board(board: Board) -> Result<(), Error> {
+    if board.rows().min(board.cols()) > MAX_WIDTH {
+        return Err(Error::BoardTooLarge {
+            board,
+            max_squares: (MAX_WIDTH as u64) * (crate::board::MAX_SIDE as u64),
+            engine: "frontier (short side at most 8)",
+        });
+    }
+    Ok(())
+}
+
+/// What a plan is for: the rules that differ between the uses of one board and mode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Purpose {
+    /// One board counted in one pass.
+    Count,
+    /// One board counted by meeting in the middle: only the top half is computed.
+    Meet,
+    /// Boards of several heights counted in one pass (a series), some even and some odd: the
+    /// colour rules for tour ends, which depend on the height, are off.
+    Heights,
+    /// A tour read back from the states (see [`find_tour`](super::find_tour)).
+    Witness,
+}
+
 /// The oriented board and the rules of one count.
 #[derive(Clone, Debug)]
 pub(super) struct Plan {
+    /// The board turned so that its rows are the short side.
     pub(super) board: Board,
+    /// What turns the board as asked into [`Plan::board`]: the identity or the transpose.
+    orientation: Symmetry,
     /// Width (the short side) and height.
     pub(super) w: usize,
     pub(super) h: usize,
@@ -55,31 +85,25 @@ pub(super) struct Plan {
     /// Meeting in the middle: only the top half is computed, up to the last square of the cut
     /// and with the moves it owns (see [`Plan::cut`] and [`Plan::owned`]).
     pub(super) split: bool,
-    /// A tour is read back from the states (see [`find_tour`](super::find_tour)): no folding of mirror images.
+    /// A tour is read back from the states: no folding of mirror images.
     pub(super) witness: bool,
 }
 
 impl Plan {
-    pub(super) fn new(board: Board, mode: FrontierMode) -> Result<Plan, Error> {
-        let transpose = board.cols() > board.rows();
-        let oriented = if transpose { board.transposed() } else { board };
+    /// The plan for counting `mode` tours on `board` (any orientation) for `purpose`.
+    pub(super) fn new(board: Board, mode: FrontierMode, purpose: Purpose) -> Result<Plan, Error> {
+        check_board(board)?;
+        let orientation = if board.cols() > board.rows() {
+            Symmetry::Transpose
+        } else {
+            Symmetry::Identity
+        };
+        let oriented = orientation.target(board);
         let (w, h) = (oriented.cols() as usize, oriented.rows() as usize);
-        if w as u32 > MAX_WIDTH {
-            return Err(Error::BoardTooLarge {
-                board,
-                max_squares: (MAX_WIDTH as u64) * (crate::board::MAX_SIDE as u64),
-                engine: "frontier (short side at most 8)",
-            });
-        }
         let start = match mode {
             FrontierMode::OpenFrom(square) => {
                 board.check_square(square)?;
-                let square = if transpose {
-                    Square::new(square.col, square.row)
-                } else {
-                    square
-                };
-                Some(oriented.index(square))
+                Some(oriented.index(orientation.apply(board, square)))
             }
             _ => None,
         };
@@ -87,6 +111,7 @@ impl Plan {
         let odd = !n.is_multiple_of(2);
         Ok(Plan {
             board: oriented,
+            orientation,
             w,
             h,
             n,
@@ -94,22 +119,41 @@ impl Plan {
             mode,
             start,
             odd,
-            colour_flag: mode == FrontierMode::OpenAll && !odd && w <= 7,
-            colours: true,
-            split: false,
-            witness: false,
+            // The colour of the first tour end is only a pruning, and it does not survive the
+            // half turn: the halves go without it; nor does a series, whose boards' colour
+            // rules differ.
+            colour_flag: mode == FrontierMode::OpenAll
+                && !odd
+                && w <= 7
+                && !matches!(purpose, Purpose::Meet | Purpose::Heights),
+            colours: purpose != Purpose::Heights,
+            split: purpose == Purpose::Meet,
+            witness: purpose == Purpose::Witness,
         })
+    }
+
+    /// The row-major index on the oriented board of `square` of the board as asked.
+    pub(super) fn index(&self, square: Square) -> usize {
+        let asked = self.orientation.inverse().target(self.board);
+        self.board.index(self.orientation.apply(asked, square))
+    }
+
+    /// The square of the board as asked at row-major index `v` of the oriented board.
+    pub(super) fn square(&self, v: usize) -> Square {
+        self.orientation
+            .inverse()
+            .apply(self.board, self.board.square(v))
     }
 
     /// Whether this count meets in the middle. The halves are each other's half turn, so the
     /// cut lies between two rows (an even number of rows), or, on a board with an odd number
     /// of squares, around the centre square (see [`Plan::cut`]).
     pub(super) fn meets(&self) -> bool {
-        // Open paths join pair by pair, which pays on boards near square (measured, 2 cores):
-        // between two rows, 5x8 0.27 s against 0.42 s direct and 6x8 15.5 s against 24 s, but
-        // 5x10 1.3 s against 0.9 s, and 7x8 had not finished its join after 20 minutes; around
-        // the centre square, 5x9 0.32 s against 0.55 s and 7x7 55 s against 290 s, but 5x11
-        // 1.15 s against 0.92 s.
+        // Open paths join pair by pair, which pays only on boards near square (measured; the
+        // README has figures): cut between two rows, up to width 6 (a join at width 7 does not
+        // finish in reasonable time) and at most three rows more than the width; cut around the
+        // centre square, at most four rows more than the width. Longer boards count faster
+        // directly.
         let shape = match self.mode {
             FrontierMode::Closed => true,
             FrontierMode::OpenAll if self.odd => self.h <= self.w + 4,

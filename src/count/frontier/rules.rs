@@ -18,6 +18,13 @@ impl Plan {
         let (window, flag) = codec.decode::<Wd>(key);
         // Slot k, the new square, starts empty (its nibble is 0).
         let fresh = FIRST_LABEL + (window.labels().count_ones() / 2) as u8;
+        let source = Source {
+            codec,
+            step,
+            window,
+            flag,
+            fresh,
+        };
         // Neighbours that can still take a move, and the one that must (the leaving square,
         // when it is not yet done and only this move can help it).
         let mut usable = [0usize; 4];
@@ -47,17 +54,17 @@ impl Plan {
         let max_moves = if step.start_slot == Some(k) { 1 } else { 2 };
         let min_moves = step.min_moves;
         if forced == usize::MAX && min_moves == 0 {
-            self.try_moves(codec, step, window, flag, fresh, &[], &mut emit);
+            self.try_moves(&source, &[], &mut emit);
         }
         for i in 0..count {
             if (forced == usize::MAX || usable[i] == forced) && min_moves <= 1 {
-                self.try_moves(codec, step, window, flag, fresh, &[usable[i]], &mut emit);
+                self.try_moves(&source, &[usable[i]], &mut emit);
             }
             if max_moves == 2 {
                 for j in i + 1..count {
                     if forced == usize::MAX || usable[i] == forced || usable[j] == forced {
                         let moves = [usable[i], usable[j]];
-                        self.try_moves(codec, step, window, flag, fresh, &moves, &mut emit);
+                        self.try_moves(&source, &moves, &mut emit);
                     }
                 }
             }
@@ -65,18 +72,20 @@ impl Plan {
     }
 
     /// One choice of moves from the new square.
-    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn try_moves<Wd: Word>(
         &self,
-        codec: &Codec,
-        step: &Step<Wd>,
-        window: Wd,
-        flag: u8,
-        fresh: u8,
+        source: &Source<'_, Wd>,
         moves: &[usize],
         emit: &mut impl FnMut(Outcome),
     ) {
+        let Source {
+            codec,
+            step,
+            window,
+            flag,
+            fresh,
+        } = *source;
         let k = self.k;
         let mut a = window;
         let mut completed = false;
@@ -303,6 +312,19 @@ impl Plan {
             }
         }
     }
+}
+
+/// One state about to take a step's square, with what every choice of moves from the new
+/// square starts from.
+#[derive(Clone, Copy)]
+struct Source<'a, Wd> {
+    codec: &'a Codec,
+    step: &'a Step<Wd>,
+    /// The state's window and colour flag.
+    window: Wd,
+    flag: u8,
+    /// The label a new path takes.
+    fresh: u8,
 }
 
 /// What one choice of moves leads to; the moves are the window slots joined to the new square,

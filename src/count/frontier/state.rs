@@ -160,6 +160,12 @@ impl Codec {
         Codec { k, base12: k > 15 }
     }
 
+    /// The key of the window before the first square: every slot holds a square that does not
+    /// exist, done.
+    pub(super) fn initial<Wd: Word>(&self) -> u64 {
+        self.encode::<Wd>(Wd::repeat(FULL, self.k), 0)
+    }
+
     pub(super) fn encode<Wd: Word>(&self, window: Wd, flag: u8) -> u64 {
         if self.base12 {
             let mut key = 0u64;

@@ -16,49 +16,35 @@ pub(super) trait Tally: Clone + Send + Sync + AddAssign {
     fn into_big(self) -> BigUint;
 }
 
-impl Tally for u64 {
-    const BITS: u32 = 64;
-    fn zero() -> Self {
-        0
-    }
-    fn one() -> Self {
-        1
-    }
-    fn add(&mut self, other: &Self) -> bool {
-        match self.checked_add(*other) {
-            Some(sum) => {
-                *self = sum;
-                true
+/// The checked integer types: a sum that would not fit is refused, not wrapped.
+macro_rules! checked_tally {
+    ($t:ty) => {
+        impl Tally for $t {
+            const BITS: u32 = <$t>::BITS;
+            fn zero() -> Self {
+                0
             }
-            None => false,
+            fn one() -> Self {
+                1
+            }
+            fn add(&mut self, other: &Self) -> bool {
+                match self.checked_add(*other) {
+                    Some(sum) => {
+                        *self = sum;
+                        true
+                    }
+                    None => false,
+                }
+            }
+            fn into_big(self) -> BigUint {
+                BigUint::from(self)
+            }
         }
-    }
-    fn into_big(self) -> BigUint {
-        BigUint::from(self)
-    }
+    };
 }
 
-impl Tally for u128 {
-    const BITS: u32 = 128;
-    fn zero() -> Self {
-        0
-    }
-    fn one() -> Self {
-        1
-    }
-    fn add(&mut self, other: &Self) -> bool {
-        match self.checked_add(*other) {
-            Some(sum) => {
-                *self = sum;
-                true
-            }
-            None => false,
-        }
-    }
-    fn into_big(self) -> BigUint {
-        BigUint::from(self)
-    }
-}
+checked_tally!(u64);
+checked_tally!(u128);
 
 impl Tally for BigUint {
     const BITS: u32 = 0;

@@ -3,7 +3,8 @@
 use num_bigint::BigUint;
 use num_traits::Zero;
 
-use super::plan::Plan;
+use super::plan::{Plan, Purpose};
+use super::witness::Witness;
 use super::*;
 
 fn run(rows: u32, cols: u32, mode: FrontierMode) -> u128 {
@@ -31,13 +32,16 @@ fn both_witness_searches_find_tours_exactly_when_they_exist() {
                 } else {
                     FrontierMode::OpenFrom(square)
                 };
-                let mut plan = Plan::new(board, mode).unwrap();
-                plan.witness = true;
+                let plan = Plan::new(board, mode, Purpose::Witness).unwrap();
                 let exists = !count(board, mode, MemoryBudget::DEFAULT, &cancel)
                     .unwrap()
                     .0
                     .is_zero();
-                let periodic = plan.witness_edges_periodic(&cancel).unwrap().unwrap();
+                let periodic = match plan.witness_edges_periodic(&cancel).unwrap() {
+                    Witness::Found(edges) => Some(edges),
+                    Witness::NoTour => None,
+                    Witness::TooManyLayers => panic!("{board}: the layers fit"),
+                };
                 let plain = plan.witness_edges(&cancel).unwrap();
                 for edges in [periodic, plain] {
                     assert_eq!(edges.is_some(), exists, "{board} {square} {closed}");
@@ -83,9 +87,8 @@ fn open_totals_meet_in_the_middle() {
         (5, 9),
     ] {
         let board = Board::new(rows, cols).unwrap();
-        let mut plan = Plan::new(board, FrontierMode::OpenAll).unwrap();
+        let plan = Plan::new(board, FrontierMode::OpenAll, Purpose::Count).unwrap();
         assert!(plan.meets(), "{board}");
-        plan.split = false;
         let mut direct = BigUint::default();
         plan.run(
             plan.h..=plan.h,

@@ -5,13 +5,29 @@ use hashbrown::HashMap;
 
 use super::plan::Plan;
 use super::rules::Outcome;
-use super::state::{Codec, FULL, Word};
+use super::state::Codec;
 use super::step::{Step, same_step};
+use crate::board::Square;
 use crate::cancel::CancelFlag;
 use crate::error::Error;
 
 /// The most bytes of distinct layers that [`Plan::witness_edges_periodic`] keeps.
 const WITNESS_LAYER_BYTES: usize = 256 << 20;
+
+/// For one layer and step: from each state reached (`None`: a finished board) to the first state
+/// of the layer that leads to it, and its moves.
+type Predecessors = HashMap<Option<u64>, (u64, u32)>;
+
+/// What [`Plan::witness_edges_periodic`] found.
+pub(super) enum Witness {
+    /// The moves of one tour, as pairs of row-major squares of the oriented board.
+    Found(Vec<(usize, usize)>),
+    /// There is no tour.
+    NoTour,
+    /// The distinct layers would take more than [`WITNESS_LAYER_BYTES`]: use
+    /// [`Plan::witness_edges`].
+    TooManyLayers,
+}
 
 impl Plan {
     /// The states after square `v` reachable from `layer` (sorted), and whether a board
@@ -68,20 +84,14 @@ impl Plan {
     /// constant: away from the top, the bottom and the start, two rows of steps are the same as
     /// the two rows before them, so once a layer equals the one two rows earlier, the layers
     /// repeat and are shared, not computed. Reading the tour back uses, for each distinct
-    /// layer, a table from each state to one state before it. Returns `None` (use
-    /// [`Plan::witness_edges`]) when the distinct layers would take more than
-    /// [`WITNESS_LAYER_BYTES`].
-    #[allow(clippy::type_complexity)]
-    pub(super) fn witness_edges_periodic(
-        &self,
-        cancel: &CancelFlag,
-    ) -> Result<Option<Option<Vec<(usize, usize)>>>, Error> {
+    /// layer, a table from each state to one state before it.
+    pub(super) fn witness_edges_periodic(&self, cancel: &CancelFlag) -> Result<Witness, Error> {
         use std::sync::Arc;
         let codec = Codec::new(self.k);
         let heights = self.h..=self.h;
         let n = self.n;
         let period = 2 * self.w;
-        let initial = codec.encode::<u64>(u64::repeat(FULL, self.k), 0);
+        let initial = codec.initial::<u64>();
         let steps: Vec<Step<u64>> = (0..n).map(|v| self.step::<u64>(v, &heights)).collect();
         // Steps in classes: v is in the class of v - period when the two act alike.
         let mut class = vec![0usize; n];
@@ -116,23 +126,23 @@ impl Plan {
                 break;
             }
             if next.is_empty() {
-                return Ok(Some(None));
+                return Ok(Witness::NoTour);
             }
             held += next.len() * 8;
             if held > WITNESS_LAYER_BYTES {
-                return Ok(None);
+                return Ok(Witness::TooManyLayers);
             }
             layers.push(Arc::new(next));
         }
         if !finished {
-            return Ok(Some(None));
+            return Ok(Witness::NoTour);
         }
         // Read the tour back from the end: at square v, a state of layers[v] that leads to the
         // state chosen after it. One table per distinct layer and step.
         let mut edges = Vec::with_capacity(n);
         let mut target: Option<u64> = None; // None: "finishes"
         // Tables of shared layers, by layer and step class (a repeated stretch uses a few).
-        let mut tables: HashMap<(usize, usize), HashMap<Option<u64>, (u64, u32)>> = HashMap::new();
+        let mut tables: HashMap<(usize, usize), Predecessors> = HashMap::new();
         let build = |layer: &[u64], v: usize| {
             let mut table = HashMap::new();
             for &key in layer {
@@ -164,7 +174,7 @@ impl Plan {
             self.push_moves(v, moves, &mut edges);
             target = Some(key);
         }
-        Ok(Some(Some(edges)))
+        Ok(Witness::Found(edges))
     }
 
     /// The moves of one tour, as pairs of row-major squares of the oriented board, or `None`
@@ -176,7 +186,7 @@ impl Plan {
         let codec = Codec::new(self.k);
         let heights = self.h..=self.h;
         let n = self.n;
-        let initial = codec.encode::<u64>(u64::repeat(FULL, self.k), 0);
+        let initial = codec.initial::<u64>();
         // Layer v is the set of states before square v; every `stride`-th is kept.
         let stride = (n as f64).sqrt().ceil() as usize;
         let advance = |layer: &[u64], v: usize| -> (Vec<u64>, bool) {
@@ -223,5 +233,31 @@ impl Plan {
             }
         }
         Ok(Some(edges))
+    }
+
+    /// The tour whose moves are `edges` (row-major squares of the oriented board), walked from
+    /// `start`: its squares in order, on the board as asked.
+    pub(super) fn walk(&self, edges: &[(usize, usize)], start: Square) -> Vec<Square> {
+        let n = self.n;
+        let mut links: Vec<[usize; 2]> = vec![[usize::MAX; 2]; n];
+        for &(a, b) in edges {
+            for (from, to) in [(a, b), (b, a)] {
+                let slot = if links[from][0] == usize::MAX { 0 } else { 1 };
+                links[from][slot] = to;
+            }
+        }
+        let mut order = Vec::with_capacity(n);
+        let (mut previous, mut at) = (usize::MAX, self.index(start));
+        for _ in 0..n {
+            order.push(self.square(at));
+            let [x, y] = links[at];
+            let next = if x != previous { x } else { y };
+            if next == usize::MAX {
+                break;
+            }
+            previous = at;
+            at = next;
+        }
+        order
     }
 }

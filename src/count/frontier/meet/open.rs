@@ -4,7 +4,7 @@ use hashbrown::HashMap;
 use num_bigint::BigUint;
 use rayon::prelude::*;
 
-use super::{chosen_moves, code_degree, label_partner};
+use super::cut::{chosen_moves, code_degree, label_partner};
 use crate::cancel::CancelFlag;
 use crate::count::frontier::state::{Codec, DANGLING, FIRST_LABEL, FULL, Word};
 use crate::count::frontier::tally::{ProductSum, Tally};
