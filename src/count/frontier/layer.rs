@@ -30,7 +30,7 @@ const SEQUENTIAL_STATES: usize = 4096;
 /// `$call` with the type `$Wd` set to the word that holds the plan's window: `u64` while the
 /// window's slots and the colour flag fit in its 16 nibbles (up to width 7), else `u128`.
 macro_rules! by_word {
-    ($plan:expr, |$Wd:ident| $call:expr) => {
+    ($plan:expr, $Wd:ident => $call:expr) => {
         if $plan.k < 16 {
             type $Wd = u64;
             $call
@@ -42,15 +42,17 @@ macro_rules! by_word {
 }
 pub(super) use by_word;
 
-/// The first of the counts given that does not overflow, each tried only when the one before
-/// it did (each counts in a wider type than the one before); the last one's result in any case.
+/// Tries each count in turn, the next only when the one before overflowed (each counts in a
+/// wider type): the first result that is not an overflow, or the last one's.
 macro_rules! widening {
     ($last:expr $(,)?) => {
         $last
     };
     ($first:expr, $($rest:expr),+ $(,)?) => {
         match $first {
-            Err($crate::error::Error::Overflow { .. }) => $crate::count::frontier::layer::widening!($($rest),+),
+            Err($crate::error::Error::Overflow { .. }) => {
+                $crate::count::frontier::layer::widening!($($rest),+)
+            }
             other => other,
         }
     };
@@ -67,8 +69,7 @@ impl Plan {
         cancel: &CancelFlag,
         report: &mut dyn FnMut(usize, BigUint),
     ) -> Result<FrontierStats, Error> {
-        by_word!(self, |Wd| self
-            .run_word::<Wd>(heights, budget, cancel, report))
+        by_word!(self, Wd => self.run_word::<Wd>(heights, budget, cancel, report))
     }
 
     fn run_word<Wd: Word>(

@@ -120,8 +120,8 @@ impl Plan {
             start,
             odd,
             // The colour of the first tour end is only a pruning, and it does not survive the
-            // half turn: the halves go without it; nor does a series, whose boards' colour
-            // rules differ.
+            // half turn: the halves go without it. A series goes without the colour rules
+            // altogether. Keys of width 8 (base 12) have no room for it.
             colour_flag: mode == FrontierMode::OpenAll
                 && !odd
                 && w <= 7

@@ -24,7 +24,7 @@ impl Plan {
         budget: MemoryBudget,
         cancel: &CancelFlag,
     ) -> Result<(BigUint, FrontierStats), Error> {
-        by_word!(self, |Wd| self.meet_word::<Wd, T>(budget, cancel))
+        by_word!(self, Wd => self.meet_word::<Wd, T>(budget, cancel))
     }
 
     fn meet_word<Wd: Word, T: Tally + Into<u128> + Copy>(
