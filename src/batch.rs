@@ -28,6 +28,10 @@ pub struct BatchAnswers {
     pub distinct: usize,
     /// Distinct canonical questions that were computed.
     pub distinct_computed: usize,
+    /// What the user should know about how answers were found ([`Resolution::notes`]).
+    ///
+    /// [`Resolution::notes`]: crate::resolve::Resolution::notes
+    pub notes: Vec<String>,
 }
 
 /// Checks that an engine takes every query's board where a count is needed (not where an
@@ -80,5 +84,6 @@ pub fn answer_queries(
         distinct: distinct.len(),
         distinct_computed: distinct.len() - resolution.from_store.len() - resolution.failed.len(),
         counts,
+        notes: resolution.notes,
     })
 }

@@ -15,13 +15,13 @@ use num_traits::Zero;
 use rayon::prelude::*;
 
 use crate::board::{Board, Square};
-use crate::graph::MAX_BITSET_SQUARES;
 use crate::cancel::CancelFlag;
 use crate::count::frontier::{self, FrontierMode, FrontierStats};
 use crate::count::memo::{MemoCounter, MemoStats, count_cycles};
 use crate::count::{self, reference};
 use crate::error::Error;
 use crate::existence::no_tour;
+use crate::graph::MAX_BITSET_SQUARES;
 use crate::memory::MemoryBudget;
 use crate::question::{Question, TourKind};
 use crate::store::{Answer, Store};
@@ -116,11 +116,14 @@ impl EngineChoice {
                     Engine::Memo => Engine::Frontier,
                     _ => Engine::Memo,
                 };
-                other.check(board).map(|()| other).map_err(|_| Error::BeyondEngines {
-                    board,
-                    max_squares: MAX_BITSET_SQUARES,
-                    max_width: frontier::MAX_WIDTH,
-                })
+                other
+                    .check(board)
+                    .map(|()| other)
+                    .map_err(|_| Error::BeyondEngines {
+                        board,
+                        max_squares: MAX_BITSET_SQUARES,
+                        max_width: frontier::MAX_WIDTH,
+                    })
             }
             (_, Err(e)) => Err(e),
         }
@@ -154,7 +157,8 @@ impl EngineChoice {
 /// long side of 8 on (the README's speed section has the measurements), and the memo engine's
 /// table is far slower still. Their totals and closed tours are within reach.
 pub fn beyond_one_machine(board: Board) -> bool {
-    board.rows().min(board.cols()) >= 7 && board.rows().max(board.cols()) >= 8
+    let short = board.rows().min(board.cols());
+    (7..=frontier::MAX_WIDTH).contains(&short) && board.rows().max(board.cols()) >= 8
 }
 
 /// How to compute.
@@ -333,7 +337,10 @@ fn resolve_questions(
     for question in asked.iter().filter(|q| !known.contains_key(q)) {
         let engine = match settings.engine.check(question) {
             Ok(engine) => engine,
-            Err(e) if keep_going && no_tour(question.board, question.kind, question.start).is_none() => {
+            Err(e)
+                if keep_going
+                    && no_tour(question.board, question.kind, question.start).is_none() =>
+            {
                 failed.insert(*question, e.to_string());
                 continue;
             }
@@ -455,11 +462,13 @@ fn compute(
                         return;
                     }
                     // The receiver outlives the tasks, so sending cannot fail.
-                    let _ =
-                        sender.send(match compute_one(question, *engine, settings.engine, task_budget, &cancel) {
+                    let _ = sender.send(
+                        match compute_one(question, *engine, settings.engine, task_budget, &cancel)
+                        {
                             Ok((answer, stats, note)) => Message::Answer(answer, stats, note),
                             Err(e) => Message::Failed(*question, e),
-                        });
+                        },
+                    );
                 });
         });
 
@@ -538,14 +547,17 @@ fn compute_one(
     cancel: &CancelFlag,
 ) -> Result<(Answer, EngineStats, Option<String>), Error> {
     match compute_with(question, engine, budget, cancel) {
-        Err(Error::MemoryBudget { square, budget, .. })
-            if engine == Engine::Frontier
-                && choice == EngineChoice::Auto
-                && question.board.squares() <= AUTO_MEMO_SQUARES =>
+        Err(Error::MemoryBudget {
+            square,
+            budget: reached,
+            ..
+        }) if engine == Engine::Frontier
+            && choice == EngineChoice::Auto
+            && question.board.squares() <= AUTO_MEMO_SQUARES =>
         {
             let note = format!(
                 "the frontier engine reached its memory budget ({}) at square {square}; the memo engine counted {question} instead",
-                crate::memory::human_bytes(budget)
+                crate::memory::human_bytes(reached)
             );
             let (answer, stats) = compute_with(question, Engine::Memo, budget, cancel)?;
             Ok((answer, stats, Some(note)))

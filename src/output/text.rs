@@ -105,7 +105,13 @@ impl TextExporter {
 
 impl Exporter for TextExporter {
     fn start_count(&self, answer: &StartCount) -> Result<String, Error> {
-        Ok(format!("{}\n", answer.count))
+        Ok(format!(
+            "{}\n",
+            answer
+                .count
+                .as_ref()
+                .map_or("-".to_string(), ToString::to_string)
+        ))
     }
 
     fn table(&self, table: &CountTable) -> Result<String, Error> {
@@ -194,7 +200,9 @@ impl Exporter for TextExporter {
                     a.row.to_string(),
                     a.col.to_string(),
                     a.kind.to_string(),
-                    a.count.as_ref().map_or("-".to_string(), ToString::to_string),
+                    a.count
+                        .as_ref()
+                        .map_or("-".to_string(), ToString::to_string),
                 ];
                 if any_failed {
                     let why = a.count.is_none().then(|| a.reason.clone()).flatten();

@@ -178,7 +178,21 @@ fn count_rejects_bad_arguments() {
     );
     rejects(&["count", "5", "4", "5", "0"], "", "outside the 5x4 board");
     rejects(&["count", "5", "4", "0", "-1"], "", "-1 is negative");
-    rejects(&["count", "9", "9"], "", "the 9x9 board has 81 squares");
+    rejects(
+        &["count", "9", "9"],
+        "",
+        "the 9x9 board is beyond every engine: it has 81 squares (the memo engine takes at most 64) and a short side of 9 (the frontier engine takes at most 8)",
+    );
+    rejects(
+        &["count", "9", "9", "0", "0", "--engine", "frontier"],
+        "",
+        "the 9x9 board has a short side of 9; the frontier engine takes a short side of at most 8",
+    );
+    rejects(
+        &["count", "8", "8"],
+        "",
+        "counts from one square of the 8x8 board are beyond one machine",
+    );
     rejects(&["count", "5", "4", "--format", "xml"], "", "xml");
     rejects(
         &["--memory", "lots", "count", "5", "4"],
@@ -232,7 +246,7 @@ fn solve_rejects_bad_input_naming_line_and_field() {
     rejects(
         solve,
         "2\n5 4 0 0\n9 9 0 0\n",
-        "line 3: the 9x9 board has 81 squares",
+        "line 3: the 9x9 board is beyond every engine: it has 81 squares",
     );
     rejects(
         solve,
@@ -274,7 +288,7 @@ fn interrupt_stops_a_long_count_cleanly() {
     use std::time::Duration;
 
     let child = Command::new(env!("CARGO_BIN_EXE_knights"))
-        .args(["count", "7", "8"])
+        .args(["count", "6", "8"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -344,6 +358,58 @@ fn batch_answers_lists_and_judge_files_in_order() {
         .stderr(contains("3 answers: 1 from the store, 2 computed"));
 }
 
+/// A query that no engine takes gets its reason in place of a count; the others are answered,
+/// and the command ends with an error naming it.
+#[test]
+fn batch_answers_the_rest_when_a_line_cannot_be_counted() {
+    let test = TestStore::new();
+    let output = test
+        .knights()
+        .args(["batch", "-"])
+        .write_stdin("5 4 0 0\n9 9 0 0\n3 4 0 0\n")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains(
+            "1 of 3 queries not counted; the first, line 2: the 9x9 board is beyond every engine"
+        ),
+        "{stderr}"
+    );
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(
+        lines[0].split_whitespace().collect::<Vec<_>>(),
+        ["rows", "cols", "row", "col", "kind", "count", "reason"]
+    );
+    assert!(lines[1].ends_with("32"), "{stdout}");
+    assert!(
+        lines[2].contains(" - ") && lines[2].contains("not counted: the 9x9 board"),
+        "{stdout}"
+    );
+    assert!(lines[3].contains("open      2"), "{stdout}");
+    // The judge format: a `?` in its place.
+    let output = test
+        .knights()
+        .args(["batch", "-", "--quiet"])
+        .write_stdin("3\n5 4 0 0\n9 9 0 0\n3 4 0 0\n")
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(String::from_utf8(output.stdout).unwrap(), "32\n?\n2\n");
+    // JSON: no count, the reason.
+    let output = test
+        .knights()
+        .args(["batch", "-", "--format", "json", "--quiet"])
+        .write_stdin("9 9 0 0\n")
+        .output()
+        .unwrap();
+    let value: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert!(value[0]["count"].is_null(), "{value}");
+    assert!(value[0]["reason"].as_str().unwrap().starts_with("not counted"));
+}
+
 #[test]
 fn batch_reports_a_bad_line_with_its_number() {
     rejects(
@@ -355,11 +421,6 @@ fn batch_reports_a_bad_line_with_its_number() {
         &["batch", "-"],
         "5 4 0 0\n5 4 x 0\n",
         "line 2: ROW 'x' is not a whole number",
-    );
-    rejects(
-        &["batch", "-"],
-        "5 4 0 0\n9 9 0 0\n",
-        "line 2: the 9x9 board has 81 squares",
     );
     rejects(
         &["batch", "-"],

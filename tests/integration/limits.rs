@@ -40,5 +40,5 @@ fn a_per_square_table_beyond_every_engine_is_refused_before_listing_its_starts()
         .timeout(std::time::Duration::from_secs(60))
         .assert()
         .code(2)
-        .stderr(contains("1000000 squares"));
+        .stderr(contains("1000x1000 board is beyond every engine"));
 }

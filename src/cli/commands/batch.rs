@@ -9,6 +9,7 @@ use knights::input::{self, BatchFormat, plural};
 use knights::output::{self, Format, StartCount};
 use knights::question::TourKind;
 
+use crate::cli::exit::CliError;
 use crate::cli::flags::{EngineArgs, KindFlag};
 use crate::cli::io::{in_file, print, progress_bar, read_input, report_progress};
 use crate::cli::session::Session;
@@ -52,36 +53,68 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
         session,
         args.engine.engine,
         args.quiet,
+        false,
     )?;
     let format = Format::from(args.format);
     let text = if parsed.format == BatchFormat::Judge && format == Format::Table {
-        output::bare_counts(&answers.counts)
+        output::bare_counts(answers.counts.iter().map(|c| c.as_ref().ok()))
     } else {
         let records: Vec<StartCount> = parsed
             .queries
             .iter()
             .zip(&answers.counts)
-            .map(|(q, count)| StartCount::new(q.board, q.start, kind, count.clone()))
+            .map(|(q, count)| match count {
+                Ok(count) => StartCount::new(q.board, q.start, kind, count.clone()),
+                Err(why) => StartCount::failed(q.board, q.start, kind, why),
+            })
             .collect();
         format.exporter().start_counts(&records)?
     };
     print(&text)?;
     if !args.quiet {
         eprintln!(
-            "{} {}: {} from the store, {} computed ({} distinct {} computed) in {:.2} s",
+            "{} {}: {} from the store, {} computed ({} distinct {} computed){} in {:.2} s",
             answers.counts.len(),
             plural(answers.counts.len(), "answer", "answers"),
             answers.from_store,
             answers.computed,
             answers.distinct_computed,
             plural(answers.distinct_computed, "question", "questions"),
+            if answers.failed > 0 {
+                format!(", {} not counted", answers.failed)
+            } else {
+                String::new()
+            },
             clock.elapsed().as_secs_f64()
         );
     }
-    Ok(())
+    not_counted(&parsed.queries, &answers)
 }
 
-/// Answers queries through the store, with a progress bar unless `quiet`.
+/// The error for queries that got no count (after the others were answered), naming the first.
+fn not_counted(queries: &[input::Query], answers: &BatchAnswers) -> Result<()> {
+    let mut failures = queries
+        .iter()
+        .zip(&answers.counts)
+        .filter_map(|(q, count)| count.as_ref().err().map(|why| (q.line, why)));
+    match failures.next() {
+        None => Ok(()),
+        Some((line, why)) => Err(CliError {
+            code: 1,
+            message: format!(
+                "{} of {} {} not counted; the first, line {line}: {why}",
+                answers.failed,
+                answers.counts.len(),
+                plural(answers.counts.len(), "query", "queries"),
+            ),
+        }
+        .into()),
+    }
+}
+
+/// Answers queries through the store, with a progress bar unless `quiet`. With `check_first`,
+/// every query's board must suit an engine before anything is computed; otherwise a query no
+/// engine takes gets its reason in place of a count.
 pub fn answer_batch(
     queries: &[input::Query],
     kind: TourKind,
@@ -89,17 +122,21 @@ pub fn answer_batch(
     session: &Session,
     engine: EngineArg,
     quiet: bool,
+    check_first: bool,
 ) -> Result<BatchAnswers> {
-    batch::check_queries(queries, kind).map_err(|e| in_file(name, e))?;
+    let settings = session.settings(engine);
+    if check_first {
+        batch::check_queries(queries, kind, &settings).map_err(|e| in_file(name, e))?;
+    }
     let mut store = session.store()?;
     let bar = progress_bar(quiet);
-    let result = batch::answer_queries(
-        queries,
-        kind,
-        store.as_mut(),
-        &session.settings(engine),
-        &mut |event| report_progress(&bar, event),
-    );
+    let result = batch::answer_queries(queries, kind, store.as_mut(), &settings, &mut |event| {
+        report_progress(&bar, event)
+    });
     bar.finish_and_clear();
-    Ok(result?)
+    let answers = result?;
+    for note in &answers.notes {
+        eprintln!("note: {note}");
+    }
+    Ok(answers)
 }

@@ -90,6 +90,9 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
     let mut store = session.store()?;
     let clock = Instant::now();
     let resolution = resolve::resolve(&questions, store.as_mut(), &settings, &mut |_| {})?;
+    for note in &resolution.notes {
+        eprintln!("note: {note}");
+    }
     let format = Format::from(args.format);
     let exporter = format.exporter();
     let count = resolution.count(&questions[0]);

@@ -3,13 +3,13 @@
 use std::path::PathBuf;
 
 use anyhow::Result;
-use knights::{input, output};
+use knights::input::{self, InputError};
+use knights::output;
 
 use crate::cli::commands::batch::answer_batch;
 use crate::cli::flags::{EngineArgs, KindFlag};
 use crate::cli::io::{in_file, print, read_input};
 use crate::cli::session::Session;
-use crate::cli::values::EngineArg;
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = "\
@@ -38,8 +38,23 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
         args.kind.kind(),
         &name,
         session,
-        EngineArg::Memo,
+        args.engine.engine,
+        false,
         true,
     )?;
-    print(&output::bare_counts(&answers.counts))
+    // The judge's output is all the counts or none: a query that got no count (its engine
+    // stopped) is an error, and the answers found are in the store for the next run.
+    let counts: Vec<_> = queries
+        .iter()
+        .zip(&answers.counts)
+        .map(|(query, count)| {
+            count.as_ref().map_err(|why| {
+                in_file(
+                    &name,
+                    InputError::at(query.line, format!("no count: {why}")),
+                )
+            })
+        })
+        .collect::<Result<_>>()?;
+    print(&output::bare_counts(counts.into_iter().map(Some)))
 }

@@ -1,0 +1,274 @@
+//! Layers: a layer maps each state to its number of ways, split into shards by key; each square
+//! turns one layer into the next, on both cores.
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+use hashbrown::HashMap;
+use num_bigint::BigUint;
+use rayon::prelude::*;
+
+use super::plan::{FrontierStats, Plan};
+use super::rules::Outcome;
+use super::state::{Codec, Word};
+use super::step::Step;
+use super::tally::Tally;
+use crate::cancel::CancelFlag;
+use crate::error::Error;
+use crate::memory::MemoryBudget;
+
+/// Layers are split into this many maps, by key, so that both cores can fill one layer and
+/// each map is freed as soon as it has been read.
+const SHARDS: usize = 256;
+
+/// Transitions are handed to a shard in batches of this many.
+const BATCH: usize = 128;
+
+/// Layers of fewer states are advanced on one thread.
+const SEQUENTIAL_STATES: usize = 4096;
+
+/// `$call` with the type `$Wd` set to the word that holds the plan's window: `u64` while the
+/// window's slots and the colour flag fit in its 16 nibbles (up to width 7), else `u128`.
+macro_rules! by_word {
+    ($plan:expr, $Wd:ident => $call:expr) => {
+        if $plan.k < 16 {
+            type $Wd = u64;
+            $call
+        } else {
+            type $Wd = u128;
+            $call
+        }
+    };
+}
+pub(super) use by_word;
+
+/// Tries each count in turn, the next only when the one before overflowed (each counts in a
+/// wider type): the first result that is not an overflow, or the last one's.
+macro_rules! widening {
+    ($last:expr $(,)?) => {
+        $last
+    };
+    ($first:expr, $($rest:expr),+ $(,)?) => {
+        match $first {
+            Err($crate::error::Error::Overflow { .. }) => {
+                $crate::count::frontier::layer::widening!($($rest),+)
+            }
+            other => other,
+        }
+    };
+}
+pub(super) use widening;
+
+impl Plan {
+    /// Runs the dynamic program over the board of `heights.end()` rows, reporting the count of
+    /// every height in `heights` after its last row.
+    pub(super) fn run(
+        &self,
+        heights: std::ops::RangeInclusive<usize>,
+        budget: MemoryBudget,
+        cancel: &CancelFlag,
+        report: &mut dyn FnMut(usize, BigUint),
+    ) -> Result<FrontierStats, Error> {
+        by_word!(self, Wd => self.run_word::<Wd>(heights, budget, cancel, report))
+    }
+
+    fn run_word<Wd: Word>(
+        &self,
+        heights: std::ops::RangeInclusive<usize>,
+        budget: MemoryBudget,
+        cancel: &CancelFlag,
+        report: &mut dyn FnMut(usize, BigUint),
+    ) -> Result<FrontierStats, Error> {
+        // Heights are reported as soon as they are known; a run redone with wider counts
+        // (after an overflow) does not report them again.
+        let mut reported = std::collections::BTreeSet::new();
+        let mut once = |height: usize, count: BigUint| {
+            if reported.insert(height) {
+                report(height, count);
+            }
+        };
+        widening!(
+            self.run_with::<Wd, u64>(&heights, budget, cancel, &mut once),
+            self.run_with::<Wd, u128>(&heights, budget, cancel, &mut once),
+            self.run_with::<Wd, BigUint>(&heights, budget, cancel, &mut once),
+        )
+    }
+
+    fn run_with<Wd: Word, T: Tally>(
+        &self,
+        heights: &std::ops::RangeInclusive<usize>,
+        budget: MemoryBudget,
+        cancel: &CancelFlag,
+        report: &mut dyn FnMut(usize, BigUint),
+    ) -> Result<FrontierStats, Error> {
+        let codec = Codec::new(self.k);
+        let mut stats = FrontierStats {
+            count_bits: T::BITS,
+            ..FrontierStats::default()
+        };
+        let mut layer = first_layer::<Wd, T>(&codec);
+        let rows = *heights.end();
+        let mut last_reported = 0;
+        for v in 0..rows * self.w {
+            cancel.check()?;
+            let step = self.step::<Wd>(v, heights);
+            let (next, finished) = self.advance(&codec, layer, &step, budget, &mut stats)?;
+            layer = next;
+            let states: u64 = layer.iter().map(|m| m.len() as u64).sum();
+            if let Some(height) = step.finishes {
+                report(height, finished.into_big());
+                last_reported = height;
+            }
+            if states == 0 {
+                break; // nothing can finish any more: the heights left count 0
+            }
+        }
+        for height in (last_reported + 1).max(*heights.start())..=*heights.end() {
+            report(height, BigUint::default());
+        }
+        Ok(stats)
+    }
+
+    /// Turns one layer into the next with the moves of one square, in parallel: returns the
+    /// next layer and the ways that finished a board at this step.
+    pub(super) fn advance<Wd: Word, T: Tally>(
+        &self,
+        codec: &Codec,
+        layer: Vec<HashMap<u64, T>>,
+        step: &Step<Wd>,
+        budget: MemoryBudget,
+        stats: &mut FrontierStats,
+    ) -> Result<(Vec<HashMap<u64, T>>, T), Error> {
+        let states_in: usize = layer.iter().map(HashMap::len).sum();
+        // Sized for a layer like the last one, so that the maps rarely grow while filled.
+        let expected = states_in / SHARDS;
+        let next: Vec<Mutex<HashMap<u64, T>>> = (0..SHARDS)
+            .map(|_| Mutex::new(HashMap::with_capacity(expected)))
+            .collect();
+        let finished: Mutex<T> = Mutex::new(T::zero());
+        let overflow = AtomicBool::new(false);
+        let over_budget = AtomicBool::new(false);
+        // The layer being read is freed shard by shard; count it as if it were all there.
+        let bytes = AtomicU64::new(
+            layer
+                .iter()
+                .map(|m| m.allocation_size() as u64)
+                .sum::<u64>()
+                + next
+                    .iter()
+                    .map(|m| m.lock().map_or(0, |m| m.allocation_size() as u64))
+                    .sum::<u64>(),
+        );
+        let made = AtomicU64::new(0);
+        // Each worker keeps its batches between shards, so their memory is reused.
+        let workers =
+            || -> Vec<Vec<(u64, T)>> { (0..SHARDS).map(|_| Vec::with_capacity(BATCH)).collect() };
+        let process = |buffers: &mut Vec<Vec<(u64, T)>>, shard: HashMap<u64, T>| {
+            if overflow.load(Ordering::Relaxed) || over_budget.load(Ordering::Relaxed) {
+                return;
+            }
+            let mut done = T::zero();
+            let mut local_made = 0u64;
+            let flush = |target: usize, buffer: &mut Vec<(u64, T)>| {
+                let mut map = next[target]
+                    .lock()
+                    .expect("no thread panics holding a shard");
+                let before = map.allocation_size();
+                for (key, count) in buffer.drain(..) {
+                    if !map.entry(key).or_insert_with(T::zero).add(&count) {
+                        overflow.store(true, Ordering::Relaxed);
+                    }
+                }
+                let grown = map.allocation_size() - before;
+                if grown > 0
+                    && bytes.fetch_add(grown as u64, Ordering::Relaxed) + grown as u64
+                        > budget.bytes()
+                {
+                    over_budget.store(true, Ordering::Relaxed);
+                }
+            };
+            for (key, count) in shard {
+                self.transitions(codec, step, key, |outcome| match outcome {
+                    Outcome::Next(next_key, _) => {
+                        local_made += 1;
+                        let target = shard_of(next_key);
+                        buffers[target].push((next_key, count.clone()));
+                        if buffers[target].len() >= BATCH {
+                            flush(target, &mut buffers[target]);
+                        }
+                    }
+                    Outcome::Finished(_) => {
+                        if !done.add(&count) {
+                            overflow.store(true, Ordering::Relaxed);
+                        }
+                    }
+                });
+                if overflow.load(Ordering::Relaxed) || over_budget.load(Ordering::Relaxed) {
+                    return;
+                }
+            }
+            for (target, buffer) in buffers.iter_mut().enumerate() {
+                if !buffer.is_empty() {
+                    flush(target, buffer);
+                }
+            }
+            if !finished
+                .lock()
+                .expect("no thread panics holding the total")
+                .add(&done)
+            {
+                overflow.store(true, Ordering::Relaxed);
+            }
+            made.fetch_add(local_made, Ordering::Relaxed);
+        };
+        if states_in < SEQUENTIAL_STATES {
+            // A small layer: one thread, one set of buffers (threads would cost more).
+            let mut buffers = workers();
+            for shard in layer {
+                process(&mut buffers, shard);
+            }
+        } else {
+            layer.into_par_iter().for_each_init(workers, process);
+        }
+        if overflow.load(Ordering::Relaxed) {
+            return Err(Error::Overflow { board: self.board });
+        }
+        let layer: Vec<HashMap<u64, T>> = next
+            .into_iter()
+            .map(|m| m.into_inner().expect("no thread panics holding a shard"))
+            .collect();
+        let states: u64 = layer.iter().map(|m| m.len() as u64).sum();
+        let held: u64 = layer.iter().map(|m| m.allocation_size() as u64).sum();
+        if over_budget.load(Ordering::Relaxed) {
+            return Err(Error::MemoryBudget {
+                board: self.board,
+                square: step.v,
+                states,
+                bytes: bytes.load(Ordering::Relaxed),
+                budget: budget.bytes(),
+            });
+        }
+        stats.transitions += made.load(Ordering::Relaxed);
+        if states > stats.peak_states {
+            stats.peak_states = states;
+            stats.peak_bytes = held;
+        }
+        let finished = finished
+            .into_inner()
+            .expect("no thread panics holding the total");
+        Ok((layer, finished))
+    }
+}
+
+/// The layer before the first square: its one state, whose window holds squares that do not
+/// exist (done), in one way.
+pub(super) fn first_layer<Wd: Word, T: Tally>(codec: &Codec) -> Vec<HashMap<u64, T>> {
+    let initial = codec.initial::<Wd>();
+    let mut layer: Vec<HashMap<u64, T>> = (0..SHARDS).map(|_| HashMap::new()).collect();
+    layer[shard_of(initial)].insert(initial, T::one());
+    layer
+}
+
+fn shard_of(key: u64) -> usize {
+    ((key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58) as usize) % SHARDS
+}

@@ -1,0 +1,191 @@
+//! The frontier engine: a transfer-matrix dynamic program over the squares in row-major order,
+//! as in Knuth's and the OEIS contributors' programs for counting tours.
+//!
+//! The board is turned so that its rows are the short side, of width `W`. A knight's move joins
+//! squares at most `2W + 1` apart in row-major order, so once square `v` has been processed
+//! (its moves to earlier squares decided), only the `2W + 1` squares `v - 2W ..= v` can still
+//! gain moves: that window is the frontier. A state records, for each square of the window, its
+//! degree so far in the partial system of paths (0, 1 or 2) and, for a path end, which other end
+//! it is joined to. Labels are renumbered by first appearance, so equal states compare equal,
+//! and packed four bits a square into one `u64` (base 12 for width 8). A layer maps each state
+//! to its number of ways; each square turns one layer into the next.
+//!
+//! A state is dropped as soon as a square leaves the window with the wrong degree, a cycle
+//! closes before the end, more path ends appear than the question allows, a square can no
+//! longer reach the degree it needs with the moves it has left, or (open tours) a path end
+//! has a colour that no tour's end can have: on an even board the two ends differ in colour,
+//! on an odd one both are the corners' colour.
+//!
+//! Closed tours on boards with an even number of rows (at least 4), and open board totals on
+//! boards near square, meet in the middle instead ([`count_meeting`]): only the top half is
+//! computed, and its states are joined with their own half turns.
+//!
+//! Counts are exact: the ways are added as `u64`; when a sum overflows, the whole count is
+//! redone with `u128`, and then with arbitrary-precision integers.
+//!
+//! The parts, each using only those before it: `state` packs a window into a key, and `tally`
+//! adds counts exactly; `plan` turns the board and sets the rules of one count; `step` says
+//! what each square does whatever the state; `rules` applies one square to one state; `layer`
+//! turns one layer into the next on both cores; `meet` joins the top half's states with their
+//! half turns; `witness` reads one tour back from the layers. This file is the face on top.
+
+mod layer;
+mod meet;
+mod plan;
+mod rules;
+mod state;
+mod step;
+mod tally;
+#[cfg(test)]
+mod tests;
+mod witness;
+
+use num_bigint::BigUint;
+
+use crate::board::{Board, Square};
+use crate::cancel::CancelFlag;
+use crate::error::Error;
+use crate::memory::MemoryBudget;
+
+use self::layer::widening;
+pub use self::plan::{FrontierMode, FrontierStats, MAX_WIDTH, check_board};
+use self::plan::{Plan, Purpose};
+use self::witness::Witness;
+
+/// Counts `mode` tours on `board` (any orientation) with the frontier engine.
+pub fn count(
+    board: Board,
+    mode: FrontierMode,
+    budget: MemoryBudget,
+    cancel: &CancelFlag,
+) -> Result<(BigUint, FrontierStats), Error> {
+    let plan = Plan::new(board, mode, Purpose::Count)?;
+    if plan.n == 1 {
+        let count = u32::from(mode != FrontierMode::Closed);
+        return Ok((BigUint::from(count), FrontierStats::default()));
+    }
+    count_meeting(board, mode, budget, cancel)
+}
+
+/// True when [`count`] answers `mode` on `board` by meeting in the middle (see
+/// [`count_meeting`]) rather than in one pass over the whole board.
+pub fn meets_in_the_middle(board: Board, mode: FrontierMode) -> bool {
+    Plan::new(board, mode, Purpose::Count).is_ok_and(|plan| plan.meets())
+}
+
+/// Counts closed tours or all open tours (each path once) by meeting in the middle: the board
+/// is cut at its two middle rows (rows are the short side; the number of rows is even, at least
+/// 4), the top half's states are computed up to the cut — including the moves inside it that
+/// the top half owns — and the bottom half's states are the same states turned 180 degrees. A
+/// top state and a turned one join, for closed tours, when every square on the cut gets two
+/// moves in all and the paths of both halves close into a single cycle; open paths join where
+/// the moves add up to two on every cut square (one where a tour end lies on the cut), the ends
+/// are two, and the pieces of both halves form one path. A board with an odd number of squares
+/// (both sides odd) is cut at the `2W + 1` squares around its centre square, which is its own
+/// half turn. The largest layer is that of a half board, a small part of what the direct
+/// computation holds at its peak. Boards that cannot be cut so, and counts past 128 bits, are
+/// counted directly.
+pub fn count_meeting(
+    board: Board,
+    mode: FrontierMode,
+    budget: MemoryBudget,
+    cancel: &CancelFlag,
+) -> Result<(BigUint, FrontierStats), Error> {
+    let plan = Plan::new(board, mode, Purpose::Count)?;
+    let direct = |plan: Plan| -> Result<(BigUint, FrontierStats), Error> {
+        let heights = plan.h..=plan.h;
+        let mut result = BigUint::default();
+        let stats = plan.run(heights, budget, cancel, &mut |_, count| result = count)?;
+        Ok((result, stats))
+    };
+    if !plan.meets() {
+        return direct(plan);
+    }
+    let halves = Plan::new(board, mode, Purpose::Meet)?;
+    widening!(
+        halves.meet::<u64>(budget, cancel),
+        halves.meet::<u128>(budget, cancel),
+        direct(plan),
+    )
+}
+
+/// Finds one tour of `board` with the frontier engine, or proves there is none: a closed tour
+/// (listed from `start`), or an open tour from `start`. Meant for narrow boards (a short side
+/// of 3 or 4), where the layers are small. The sets of reachable states are computed square by
+/// square, sharing the layers of stretches where they repeat two rows on (so long boards take
+/// time and memory for their few distinct layers); the tour is then read back from the end.
+/// Where the distinct layers would be too many, layers are kept at checkpoints only and
+/// recomputed a stretch at a time, so memory grows with the square root of the board's length.
+/// Returns the squares in order.
+pub fn find_tour(
+    board: Board,
+    closed: bool,
+    start: Square,
+    cancel: &CancelFlag,
+) -> Result<Option<Vec<Square>>, Error> {
+    board.check_square(start)?;
+    let mode = if closed {
+        FrontierMode::Closed
+    } else {
+        FrontierMode::OpenFrom(start)
+    };
+    let plan = Plan::new(board, mode, Purpose::Witness)?;
+    // The search keeps its windows in a `u64`: 15 slots at most.
+    if plan.k >= 16 {
+        return Err(Error::BoardTooLarge {
+            board,
+            max_squares: 7 * u64::from(crate::board::MAX_SIDE),
+            engine: "frontier tour search (short side at most 7)",
+        });
+    }
+    if plan.n == 1 {
+        return Ok((!closed).then(|| vec![start]));
+    }
+    let edges = match plan.witness_edges_periodic(cancel)? {
+        Witness::Found(edges) => edges,
+        Witness::NoTour => return Ok(None),
+        Witness::TooManyLayers => match plan.witness_edges(cancel)? {
+            Some(edges) => edges,
+            None => return Ok(None),
+        },
+    };
+    Ok(Some(plan.walk(&edges, start)))
+}
+
+/// Counts closed tours (`closed`) or all open tours of every `width × h` board for `h` in
+/// `heights`, in one pass over the tallest: `report` receives each height and its count
+/// (cycles, or undirected open paths) as soon as it is known.
+pub fn series(
+    width: u32,
+    heights: std::ops::RangeInclusive<u32>,
+    closed: bool,
+    budget: MemoryBudget,
+    cancel: &CancelFlag,
+    report: &mut dyn FnMut(u32, BigUint),
+) -> Result<FrontierStats, Error> {
+    let (low, high) = (*heights.start(), *heights.end());
+    if width == 0 || low < width || high < low {
+        return Err(crate::board::BoardError::Invalid(format!(
+            "a series needs heights from at least the width {width}, got {low}..{high}"
+        ))
+        .into());
+    }
+    let board = Board::new(high, width)?;
+    let mode = if closed {
+        FrontierMode::Closed
+    } else {
+        FrontierMode::OpenAll
+    };
+    let purpose = if low == high {
+        Purpose::Count
+    } else {
+        Purpose::Heights
+    };
+    let plan = Plan::new(board, mode, purpose)?;
+    plan.run(
+        low as usize..=high as usize,
+        budget,
+        cancel,
+        &mut |h, count| report(h as u32, count),
+    )
+}

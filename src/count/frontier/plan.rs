@@ -1,0 +1,231 @@
+//! What one count is: the board turned so that its rows are the short side, the mode, and the
+//! rules that follow from them, among them how the board is cut when meeting in the middle.
+
+use crate::board::{Board, Square, Symmetry};
+use crate::error::Error;
+
+/// The widest short side the frontier engine takes.
+pub const MAX_WIDTH: u32 = 8;
+
+/// What the frontier engine counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FrontierMode {
+    /// Closed tours: Hamiltonian cycles, each counted once.
+    Closed,
+    /// All open tours: Hamiltonian paths, each counted once (half the directed total).
+    OpenAll,
+    /// Open tours from one square: Hamiltonian paths with that square as an end (the directed
+    /// count from it).
+    OpenFrom(Square),
+}
+
+/// What a frontier run did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FrontierStats {
+    /// The largest layer, in states.
+    pub peak_states: u64,
+    /// The memory that layer's maps held, in bytes.
+    pub peak_bytes: u64,
+    /// States created over the whole run.
+    pub transitions: u64,
+    /// The count type that held every sum: 64, 128, or 0 for arbitrary precision.
+    pub count_bits: u32,
+}
+
+/// Ok when the frontier engine can count on `board` (short side at most [`MAX_WIDTH`]), else the
+/// error it would give.
+pub fn check_board(board: Board) -> Result<(), Error> {
+    if board.rows().min(board.cols()) > MAX_WIDTH {
+        return Err(Error::BoardTooWide {
+            board,
+            max_width: MAX_WIDTH,
+            engine: "frontier",
+        });
+    }
+    Ok(())
+}
+
+/// What a plan is for: the rules that differ between the uses of one board and mode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Purpose {
+    /// One board counted in one pass.
+    Count,
+    /// One board counted by meeting in the middle: only the top half is computed.
+    Meet,
+    /// Boards of several heights counted in one pass (a series), some even and some odd: the
+    /// colour rules for tour ends, which depend on the height, are off.
+    Heights,
+    /// A tour read back from the states (see [`find_tour`](super::find_tour)).
+    Witness,
+}
+
+/// The oriented board and the rules of one count.
+#[derive(Clone, Debug)]
+pub(super) struct Plan {
+    /// The board turned so that its rows are the short side.
+    pub(super) board: Board,
+    /// What turns the board as asked into [`Plan::board`]: the identity or the transpose.
+    orientation: Symmetry,
+    /// Width (the short side) and height.
+    pub(super) w: usize,
+    pub(super) h: usize,
+    pub(super) n: usize,
+    /// The window: squares `v - 2W ..= v`.
+    pub(super) k: usize,
+    pub(super) mode: FrontierMode,
+    /// The fixed start, as a row-major index of the oriented board.
+    pub(super) start: Option<usize>,
+    /// The board has an odd number of squares.
+    pub(super) odd: bool,
+    /// The state carries the colour of the first tour end (open tours on an even board).
+    pub(super) colour_flag: bool,
+    /// The colour rules for tour ends apply: the board's height is fixed. (A series counts
+    /// boards of every height in one pass, some even and some odd.)
+    pub(super) colours: bool,
+    /// Meeting in the middle: only the top half is computed, up to the last square of the cut
+    /// and with the moves it owns (see [`Plan::cut`] and [`Plan::owned`]).
+    pub(super) split: bool,
+    /// A tour is read back from the states: no folding of mirror images.
+    pub(super) witness: bool,
+}
+
+impl Plan {
+    /// The plan for counting `mode` tours on `board` (any orientation) for `purpose`.
+    pub(super) fn new(board: Board, mode: FrontierMode, purpose: Purpose) -> Result<Plan, Error> {
+        check_board(board)?;
+        let orientation = if board.cols() > board.rows() {
+            Symmetry::Transpose
+        } else {
+            Symmetry::Identity
+        };
+        let oriented = orientation.target(board);
+        let (w, h) = (oriented.cols() as usize, oriented.rows() as usize);
+        let start = match mode {
+            FrontierMode::OpenFrom(square) => {
+                board.check_square(square)?;
+                Some(oriented.index(orientation.apply(board, square)))
+            }
+            _ => None,
+        };
+        let n = w * h;
+        let odd = !n.is_multiple_of(2);
+        Ok(Plan {
+            board: oriented,
+            orientation,
+            w,
+            h,
+            n,
+            k: 2 * w + 1,
+            mode,
+            start,
+            odd,
+            // The colour of the first tour end is only a pruning, and it does not survive the
+            // half turn: the halves go without it. A series goes without the colour rules
+            // altogether. Keys of width 8 (base 12) have no room for it.
+            colour_flag: mode == FrontierMode::OpenAll
+                && !odd
+                && w <= 7
+                && !matches!(purpose, Purpose::Meet | Purpose::Heights),
+            colours: purpose != Purpose::Heights,
+            split: purpose == Purpose::Meet,
+            witness: purpose == Purpose::Witness,
+        })
+    }
+
+    /// The row-major index on the oriented board of `square` of the board as asked.
+    pub(super) fn index(&self, square: Square) -> usize {
+        let asked = self.orientation.inverse().target(self.board);
+        self.board.index(self.orientation.apply(asked, square))
+    }
+
+    /// The square of the board as asked at row-major index `v` of the oriented board.
+    pub(super) fn square(&self, v: usize) -> Square {
+        self.orientation
+            .inverse()
+            .apply(self.board, self.board.square(v))
+    }
+
+    /// Whether this count meets in the middle. The halves are each other's half turn, so the
+    /// cut lies between two rows (an even number of rows), or, on a board with an odd number
+    /// of squares, around the centre square (see [`Plan::cut`]).
+    pub(super) fn meets(&self) -> bool {
+        // Open paths join pair by pair, which pays only on boards near square (measured; the
+        // README has figures): cut between two rows, up to width 6 (a join at width 7 does not
+        // finish in reasonable time) and at most three rows more than the width; cut around the
+        // centre square, at most four rows more than the width. Longer boards count faster
+        // directly.
+        let shape = match self.mode {
+            FrontierMode::Closed => true,
+            FrontierMode::OpenAll if self.odd => self.h <= self.w + 4,
+            FrontierMode::OpenAll => self.w <= 6 && self.h <= self.w + 3,
+            FrontierMode::OpenFrom(_) => false,
+        };
+        let cut = self.h.is_multiple_of(2) || self.odd && self.mode == FrontierMode::OpenAll;
+        shape && cut && self.h >= 4 && self.w >= 3
+    }
+
+    /// The squares of the cut when meeting in the middle, `lo..=hi` in row-major order: the
+    /// `2W` squares of the two middle rows (an even number of rows), or the `2W + 1` squares
+    /// around the centre square (an odd number of squares). The cut is its own half turn
+    /// (square `v` turns to `n - 1 - v`); no move joins a square before it to one after it.
+    pub(super) fn cut(&self) -> (usize, usize) {
+        if self.odd {
+            let centre = (self.n - 1) / 2;
+            (centre - self.w, centre + self.w)
+        } else {
+            (self.n / 2 - self.w, self.n / 2 + self.w - 1)
+        }
+    }
+
+    pub(super) fn corner_colour(&self, v: usize) -> bool {
+        ((v / self.w) + (v % self.w)).is_multiple_of(2)
+    }
+
+    /// The moves of square `u` not yet decided once square `v` is processed: those to later
+    /// squares, and, when meeting in the middle, those this half never decides.
+    pub(super) fn future_moves(&self, u: usize, v: usize, rows: usize) -> u8 {
+        let (r, c) = ((u / self.w) as i64, (u % self.w) as i64);
+        let mut count = 0;
+        for (dr, dc) in crate::board::KNIGHT_MOVES {
+            let (rr, cc) = (r + dr as i64, c + dc as i64);
+            if rr >= 0 && rr < rows as i64 && cc >= 0 && cc < self.w as i64 {
+                let x = (rr as usize) * self.w + cc as usize;
+                let (earlier, later) = (u.min(x), u.max(x));
+                if later > v || !self.owned(earlier, later) {
+                    count += 1;
+                }
+            }
+        }
+        count
+    }
+
+    /// True when the move between `earlier` and `later` is decided by this computation (at
+    /// square `later`). Meeting in the middle, the top half owns the moves from squares before
+    /// the cut (into the cut or before it) and, of the moves inside the cut, those whose ends
+    /// add up to less than `n - 1`: the other half owns their half turns. A move whose ends add
+    /// up to `n - 1` is its own half turn: neither half owns it (the join tries it both ways).
+    pub(super) fn owned(&self, earlier: usize, later: usize) -> bool {
+        if !self.split {
+            return true;
+        }
+        let (lo, hi) = self.cut();
+        later <= hi && (earlier < lo || earlier + later < self.n - 1)
+    }
+
+    /// The moves inside the cut that are their own half turn, as pairs of cut squares.
+    pub(super) fn self_turned_moves(&self) -> Vec<(usize, usize)> {
+        let (lo, hi) = self.cut();
+        let mut moves = Vec::new();
+        for a in lo..=hi {
+            let b = self.n - 1 - a;
+            let (dr, dc) = (
+                (b / self.w).abs_diff(a / self.w),
+                (b % self.w).abs_diff(a % self.w),
+            );
+            if a < b && b <= hi && dr * dc == 2 {
+                moves.push((a - lo, b - lo));
+            }
+        }
+        moves
+    }
+}

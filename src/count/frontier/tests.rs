@@ -1,0 +1,164 @@
+//! The frontier engine's unit tests.
+
+use num_bigint::BigUint;
+use num_traits::Zero;
+
+use super::plan::{Plan, Purpose};
+use super::witness::Witness;
+use super::*;
+
+fn run(rows: u32, cols: u32, mode: FrontierMode) -> u128 {
+    let (count, _) = count(
+        Board::new(rows, cols).unwrap(),
+        mode,
+        MemoryBudget::DEFAULT,
+        &CancelFlag::new(),
+    )
+    .unwrap();
+    count.try_into().unwrap()
+}
+
+/// The two ways of reading a tour back agree on whether one exists, and both give the
+/// moves of a whole tour (n - 1 moves open, n closed, every square used once or twice).
+#[test]
+fn both_witness_searches_find_tours_exactly_when_they_exist() {
+    let cancel = CancelFlag::new();
+    for (rows, cols) in [(3, 12), (4, 9), (3, 15)] {
+        let board = Board::new(rows, cols).unwrap();
+        for closed in [false, true] {
+            for square in board.all_squares() {
+                let mode = if closed {
+                    FrontierMode::Closed
+                } else {
+                    FrontierMode::OpenFrom(square)
+                };
+                let plan = Plan::new(board, mode, Purpose::Witness).unwrap();
+                let exists = !count(board, mode, MemoryBudget::DEFAULT, &cancel)
+                    .unwrap()
+                    .0
+                    .is_zero();
+                let periodic = match plan.witness_edges_periodic(&cancel).unwrap() {
+                    Witness::Found(edges) => Some(edges),
+                    Witness::NoTour => None,
+                    Witness::TooManyLayers => panic!("{board}: the layers fit"),
+                };
+                let plain = plan.witness_edges(&cancel).unwrap();
+                for edges in [periodic, plain] {
+                    assert_eq!(edges.is_some(), exists, "{board} {square} {closed}");
+                    if let Some(edges) = edges {
+                        let n = board.squares() as usize;
+                        assert_eq!(edges.len(), if closed { n } else { n - 1 });
+                        let mut degree = vec![0; n];
+                        for (a, b) in edges {
+                            degree[a] += 1;
+                            degree[b] += 1;
+                        }
+                        assert!(degree.iter().all(|&d| d == 1 || d == 2));
+                    }
+                }
+                if closed {
+                    break; // the same for every square
+                }
+            }
+        }
+    }
+}
+
+/// Open totals by meeting in the middle equal the direct computation's.
+#[test]
+fn open_totals_meet_in_the_middle() {
+    let cancel = CancelFlag::new();
+    for (rows, cols) in [
+        (3, 4),
+        (4, 4),
+        (4, 6),
+        (6, 4),
+        (5, 6),
+        (6, 5),
+        (5, 8),
+        (6, 6),
+        (3, 5),
+        (5, 3),
+        (5, 5),
+        (5, 7),
+        (7, 5),
+        (3, 7),
+        (7, 3),
+        (5, 9),
+    ] {
+        let board = Board::new(rows, cols).unwrap();
+        let plan = Plan::new(board, FrontierMode::OpenAll, Purpose::Count).unwrap();
+        assert!(plan.meets(), "{board}");
+        let mut direct = BigUint::default();
+        plan.run(
+            plan.h..=plan.h,
+            MemoryBudget::DEFAULT,
+            &cancel,
+            &mut |_, c| direct = c,
+        )
+        .unwrap();
+        let (met, _) =
+            count_meeting(board, FrontierMode::OpenAll, MemoryBudget::DEFAULT, &cancel).unwrap();
+        assert_eq!(met, direct, "{board}");
+    }
+}
+
+#[test]
+fn known_counts() {
+    assert_eq!(run(3, 4, FrontierMode::OpenAll), 8);
+    assert_eq!(run(5, 5, FrontierMode::OpenAll), 864);
+    assert_eq!(run(6, 5, FrontierMode::Closed), 8);
+    assert_eq!(run(3, 10, FrontierMode::Closed), 16);
+    assert_eq!(run(5, 4, FrontierMode::OpenFrom(Square::new(0, 0))), 32);
+    assert_eq!(run(5, 5, FrontierMode::OpenFrom(Square::new(2, 2))), 64);
+    assert_eq!(run(1, 1, FrontierMode::OpenAll), 1);
+    assert_eq!(run(1, 1, FrontierMode::Closed), 0);
+    assert_eq!(run(2, 7, FrontierMode::OpenAll), 0);
+}
+
+#[test]
+fn open_series_matches_single_counts() {
+    for width in [3u32, 4, 5] {
+        let mut seen = Vec::new();
+        series(
+            width,
+            width..=9,
+            false,
+            MemoryBudget::DEFAULT,
+            &CancelFlag::new(),
+            &mut |h, c| seen.push((h, c)),
+        )
+        .unwrap();
+        for (height, count) in seen {
+            let single = super::count(
+                Board::new(height, width).unwrap(),
+                FrontierMode::OpenAll,
+                MemoryBudget::DEFAULT,
+                &CancelFlag::new(),
+            )
+            .unwrap()
+            .0;
+            assert_eq!(count, single, "{width}x{height}");
+        }
+    }
+}
+
+#[test]
+fn series_matches_single_counts() {
+    let mut seen = Vec::new();
+    series(
+        3,
+        3..=12,
+        true,
+        MemoryBudget::DEFAULT,
+        &CancelFlag::new(),
+        &mut |h, c| seen.push((h, c)),
+    )
+    .unwrap();
+    let expected: Vec<(u32, BigUint)> = [0u32, 0, 0, 0, 0, 0, 0, 16, 0, 176]
+        .iter()
+        .enumerate()
+        .map(|(i, &c)| (i as u32 + 3, BigUint::from(c)))
+        .collect();
+    assert_eq!(seen, expected);
+}
