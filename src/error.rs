@@ -3,6 +3,7 @@
 
 use crate::board::{Board, BoardError};
 use crate::input::InputError;
+use crate::memory::human_bytes;
 use crate::store::StoreError;
 
 /// Everything that can go wrong in the library.
@@ -61,7 +62,7 @@ pub enum Error {
     },
 
     /// A layer of the frontier engine outgrew the memory budget.
-    #[error("the frontier engine's layer reached {states} states ({:.1} GiB) at square {square} of the {board} board, over the memory budget of {:.1} GiB; allow more with --memory", *bytes as f64 / (1u64 << 30) as f64, *budget as f64 / (1u64 << 30) as f64)]
+    #[error("the frontier engine's layer reached {states} states ({}) at square {square} of the {board} board, over its memory budget of {}{}; allow more with --memory", human_bytes(*bytes), human_bytes(*budget), if *shared_by > 1 { format!(" (the {} budget shared by {shared_by} tasks)", human_bytes(budget * shared_by)) } else { String::new() })]
     MemoryBudget {
         /// The board (turned so that rows are the short side).
         board: Board,
@@ -71,12 +72,14 @@ pub enum Error {
         states: u64,
         /// Bytes its maps held.
         bytes: u64,
-        /// The budget in bytes.
+        /// The engine's budget in bytes.
         budget: u64,
+        /// How many tasks shared the whole budget equally (1: the engine had all of it).
+        shared_by: u64,
     },
 
     /// A tour of the board would need more memory than the budget allows.
-    #[error("a tour of the {board} board ({} squares) needs about {:.1} GiB of memory, over the budget of {:.1} GiB; allow more with --memory", board.squares(), *needed as f64 / (1u64 << 30) as f64, *budget as f64 / (1u64 << 30) as f64)]
+    #[error("a tour of the {board} board ({} squares) needs about {} of memory, over the budget of {}; allow more with --memory", board.squares(), human_bytes(*needed), human_bytes(*budget))]
     TourTooLarge {
         /// The board.
         board: Board,

@@ -346,8 +346,14 @@ fn resolve_questions(
             }
             Err(_) => settings.engine.engine_for(question),
         };
-        if question.kind == TourKind::Open && question.start.is_none() && engine != Engine::Frontier
-        {
+        let open_total = question.kind == TourKind::Open && question.start.is_none();
+        // A total whose starts are all asked as well (a per-square table) is their sum.
+        let starts_asked = open_total
+            && asked.len() > 1
+            && Question::starts_of_board(question.board, question.kind)
+                .iter()
+                .all(|(start, _)| asked.contains(start));
+        if open_total && (engine != Engine::Frontier || starts_asked) {
             extra.extend(
                 Question::starts_of_board(question.board, question.kind)
                     .into_iter()
@@ -466,6 +472,24 @@ fn compute(
                         match compute_one(question, *engine, settings.engine, task_budget, &cancel)
                         {
                             Ok((answer, stats, note)) => Message::Answer(answer, stats, note),
+                            Err(Error::MemoryBudget {
+                                board,
+                                square,
+                                states,
+                                bytes,
+                                budget,
+                                ..
+                            }) => Message::Failed(
+                                *question,
+                                Error::MemoryBudget {
+                                    board,
+                                    square,
+                                    states,
+                                    bytes,
+                                    budget,
+                                    shared_by: sharing,
+                                },
+                            ),
                             Err(e) => Message::Failed(*question, e),
                         },
                     );
@@ -547,17 +571,13 @@ fn compute_one(
     cancel: &CancelFlag,
 ) -> Result<(Answer, EngineStats, Option<String>), Error> {
     match compute_with(question, engine, budget, cancel) {
-        Err(Error::MemoryBudget {
-            square,
-            budget: reached,
-            ..
-        }) if engine == Engine::Frontier
-            && choice == EngineChoice::Auto
-            && question.board.squares() <= AUTO_MEMO_SQUARES =>
+        Err(Error::MemoryBudget { square, .. })
+            if engine == Engine::Frontier
+                && choice == EngineChoice::Auto
+                && question.board.squares() <= AUTO_MEMO_SQUARES =>
         {
             let note = format!(
-                "the frontier engine reached its memory budget ({}) at square {square}; the memo engine counted {question} instead",
-                crate::memory::human_bytes(reached)
+                "the frontier engine stopped on the memory budget at square {square}; the memo engine counted {question} instead"
             );
             let (answer, stats) = compute_with(question, Engine::Memo, budget, cancel)?;
             Ok((answer, stats, Some(note)))

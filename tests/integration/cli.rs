@@ -407,7 +407,12 @@ fn batch_answers_the_rest_when_a_line_cannot_be_counted() {
         .unwrap();
     let value: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     assert!(value[0]["count"].is_null(), "{value}");
-    assert!(value[0]["reason"].as_str().unwrap().starts_with("not counted"));
+    assert!(
+        value[0]["reason"]
+            .as_str()
+            .unwrap()
+            .starts_with("not counted")
+    );
 }
 
 #[test]

@@ -42,3 +42,64 @@ fn a_per_square_table_beyond_every_engine_is_refused_before_listing_its_starts()
         .code(2)
         .stderr(contains("1000x1000 board is beyond every engine"));
 }
+
+/// Under `auto`, the memo engine takes over a small board when the frontier engine stops on
+/// the memory budget, and says so; asked for by name, the frontier engine's stop is an error
+/// that shows sizes in the unit that fits.
+#[test]
+fn auto_falls_back_to_the_memo_engine_on_the_memory_budget() {
+    let output = crate::util::knights()
+        .args([
+            "--no-cache",
+            "--memory",
+            "64K",
+            "count",
+            "4",
+            "10",
+            "--total",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(String::from_utf8_lossy(&output.stdout).contains("total (directed):   2426224"));
+    assert!(
+        stderr.contains("note: the frontier engine stopped on the memory budget"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("the memo engine counted"), "{stderr}");
+    crate::util::knights()
+        .args([
+            "--no-cache",
+            "--memory",
+            "64K",
+            "count",
+            "4",
+            "10",
+            "--total",
+            "--engine",
+            "frontier",
+        ])
+        .assert()
+        .code(1)
+        .stderr(contains("over its memory budget of 64.0 KiB"));
+}
+
+/// Parallel tasks share the budget, and the message says so.
+#[test]
+fn a_shared_budget_is_named_as_shared() {
+    crate::util::knights()
+        .args([
+            "--no-cache",
+            "--memory",
+            "128K",
+            "count",
+            "6",
+            "6",
+            "--engine",
+            "frontier",
+        ])
+        .assert()
+        .code(1)
+        .stderr(contains("budget shared by"));
+}

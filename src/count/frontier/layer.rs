@@ -112,7 +112,8 @@ impl Plan {
         for v in 0..rows * self.w {
             cancel.check()?;
             let step = self.step::<Wd>(v, heights);
-            let (next, finished) = self.advance(&codec, layer, &step, budget, &mut stats)?;
+            let (next, finished) =
+                self.advance(&codec, layer, &step, budget, cancel, &mut stats)?;
             layer = next;
             let states: u64 = layer.iter().map(|m| m.len() as u64).sum();
             if let Some(height) = step.finishes {
@@ -137,6 +138,7 @@ impl Plan {
         layer: Vec<HashMap<u64, T>>,
         step: &Step<Wd>,
         budget: MemoryBudget,
+        cancel: &CancelFlag,
         stats: &mut FrontierStats,
     ) -> Result<(Vec<HashMap<u64, T>>, T), Error> {
         let states_in: usize = layer.iter().map(HashMap::len).sum();
@@ -148,7 +150,8 @@ impl Plan {
         let finished: Mutex<T> = Mutex::new(T::zero());
         let overflow = AtomicBool::new(false);
         let over_budget = AtomicBool::new(false);
-        // The layer being read is freed shard by shard; count it as if it were all there.
+        // What the maps hold: the layer being read (each shard is freed once it is read) and
+        // the next one as it fills.
         let bytes = AtomicU64::new(
             layer
                 .iter()
@@ -163,10 +166,18 @@ impl Plan {
         // Each worker keeps its batches between shards, so their memory is reused.
         let workers =
             || -> Vec<Vec<(u64, T)>> { (0..SHARDS).map(|_| Vec::with_capacity(BATCH)).collect() };
+        // A layer can take minutes on wide boards: Ctrl-C is looked at every few thousand
+        // states, not only between squares.
+        let stop = || {
+            overflow.load(Ordering::Relaxed)
+                || over_budget.load(Ordering::Relaxed)
+                || cancel.is_cancelled()
+        };
         let process = |buffers: &mut Vec<Vec<(u64, T)>>, shard: HashMap<u64, T>| {
-            if overflow.load(Ordering::Relaxed) || over_budget.load(Ordering::Relaxed) {
+            if stop() {
                 return;
             }
+            let shard_bytes = shard.allocation_size() as u64;
             let mut done = T::zero();
             let mut local_made = 0u64;
             let flush = |target: usize, buffer: &mut Vec<(u64, T)>| {
@@ -187,7 +198,10 @@ impl Plan {
                     over_budget.store(true, Ordering::Relaxed);
                 }
             };
-            for (key, count) in shard {
+            for (read, (key, count)) in shard.into_iter().enumerate() {
+                if read % 4096 == 4095 && cancel.is_cancelled() {
+                    return;
+                }
                 self.transitions(codec, step, key, |outcome| match outcome {
                     Outcome::Next(next_key, _) => {
                         local_made += 1;
@@ -207,6 +221,7 @@ impl Plan {
                     return;
                 }
             }
+            bytes.fetch_sub(shard_bytes, Ordering::Relaxed);
             for (target, buffer) in buffers.iter_mut().enumerate() {
                 if !buffer.is_empty() {
                     flush(target, buffer);
@@ -230,6 +245,7 @@ impl Plan {
         } else {
             layer.into_par_iter().for_each_init(workers, process);
         }
+        cancel.check()?;
         if overflow.load(Ordering::Relaxed) {
             return Err(Error::Overflow { board: self.board });
         }
@@ -246,6 +262,7 @@ impl Plan {
                 states,
                 bytes: bytes.load(Ordering::Relaxed),
                 budget: budget.bytes(),
+                shared_by: 1,
             });
         }
         stats.transitions += made.load(Ordering::Relaxed);

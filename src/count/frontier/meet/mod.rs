@@ -47,7 +47,9 @@ impl Plan {
         for v in 0..=hi {
             cancel.check()?;
             let step = self.step::<Wd>(v, &heights);
-            layer = self.advance(&codec, layer, &step, budget, &mut stats)?.0;
+            layer = self
+                .advance(&codec, layer, &step, budget, cancel, &mut stats)?
+                .0;
         }
         // Moves inside the cut that are their own half turn (between two rows, two moves on an
         // odd width): neither half owns them, and every join tries them both ways.
