@@ -1,14 +1,36 @@
-//! Cooperative cancellation: long work checks a shared flag and stops cleanly when it is set
-//! (the command-line tool sets it on Ctrl-C).
+//! Cooperative cancellation and progress: long work checks a shared flag and stops cleanly when
+//! it is set (the command-line tool sets it on Ctrl-C), and leaves on it how far it has got, for
+//! whoever shows progress.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use crate::error::Error;
 
-/// A flag shared between the code that asks for a stop and the work that honours it.
+/// A flag shared between the code that asks for a stop and the work that honours it; the work
+/// also reports on it where its frontier pass stands.
 #[derive(Clone, Debug, Default)]
-pub struct CancelFlag(Arc<AtomicBool>);
+pub struct CancelFlag(Arc<Shared>);
+
+#[derive(Debug, Default)]
+struct Shared {
+    cancelled: AtomicBool,
+    square: AtomicU64,
+    squares: AtomicU64,
+    states: AtomicU64,
+}
+
+/// Where the latest frontier pass stands: the square it has just processed (from 1) of how
+/// many, and the states its layer holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PassProgress {
+    /// Squares processed.
+    pub square: u64,
+    /// Squares in the pass.
+    pub squares: u64,
+    /// States in the layer.
+    pub states: u64,
+}
 
 impl CancelFlag {
     /// A flag that is not set.
@@ -18,12 +40,12 @@ impl CancelFlag {
 
     /// Asks every holder of this flag to stop.
     pub fn cancel(&self) {
-        self.0.store(true, Ordering::Relaxed);
+        self.0.cancelled.store(true, Ordering::Relaxed);
     }
 
     /// True once [`CancelFlag::cancel`] has been called.
     pub fn is_cancelled(&self) -> bool {
-        self.0.load(Ordering::Relaxed)
+        self.0.cancelled.load(Ordering::Relaxed)
     }
 
     /// `Err(Error::Interrupted)` once the flag is set.
@@ -33,5 +55,23 @@ impl CancelFlag {
         } else {
             Ok(())
         }
+    }
+
+    /// Records that a frontier pass has processed `square` of `squares` squares and holds
+    /// `states` states (several passes at once: the latest report wins).
+    pub fn report_pass(&self, square: u64, squares: u64, states: u64) {
+        self.0.squares.store(squares, Ordering::Relaxed);
+        self.0.square.store(square, Ordering::Relaxed);
+        self.0.states.store(states, Ordering::Relaxed);
+    }
+
+    /// The latest frontier pass's progress, if one has reported.
+    pub fn pass(&self) -> Option<PassProgress> {
+        let squares = self.0.squares.load(Ordering::Relaxed);
+        (squares > 0).then(|| PassProgress {
+            square: self.0.square.load(Ordering::Relaxed),
+            squares,
+            states: self.0.states.load(Ordering::Relaxed),
+        })
     }
 }

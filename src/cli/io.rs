@@ -27,6 +27,65 @@ pub fn progress_bar(quiet: bool) -> ProgressBar {
     bar
 }
 
+/// Progress of a count on standard error, for work that takes more than a moment: the tasks
+/// done and where the frontier pass stands (its square and its layer's states). Shown on a
+/// terminal only, from one second on; it stops when dropped.
+pub struct WorkBar {
+    bar: ProgressBar,
+    updater: Option<std::thread::JoinHandle<()>>,
+}
+
+impl WorkBar {
+    /// A bar that follows the work reporting on `cancel`; hidden when `quiet` or not a terminal.
+    pub fn new(quiet: bool, cancel: &knights::CancelFlag) -> Self {
+        let bar = ProgressBar::with_draw_target(None, indicatif::ProgressDrawTarget::hidden());
+        if quiet || !io::stderr().is_terminal() {
+            return WorkBar { bar, updater: None };
+        }
+        bar.set_style(
+            ProgressStyle::with_template("{spinner} {elapsed_precise} {pos}/{len} tasks done{msg}")
+                .expect("a valid template"),
+        );
+        let (shown, cancel) = (bar.clone(), cancel.clone());
+        let updater = std::thread::spawn(move || {
+            let start = std::time::Instant::now();
+            let mut visible = false;
+            while !shown.is_finished() {
+                if !visible && start.elapsed() >= std::time::Duration::from_secs(1) {
+                    shown.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+                    visible = true;
+                }
+                if let Some(pass) = cancel.pass() {
+                    shown.set_message(format!(
+                        "; frontier pass at square {}/{}, layer of {} states",
+                        pass.square, pass.squares, pass.states
+                    ));
+                }
+                shown.tick();
+                std::thread::sleep(std::time::Duration::from_millis(200));
+            }
+        });
+        WorkBar {
+            bar,
+            updater: Some(updater),
+        }
+    }
+
+    /// Follows the library's progress events.
+    pub fn report(&self, event: Progress<'_>) {
+        report_progress(&self.bar, event);
+    }
+}
+
+impl Drop for WorkBar {
+    fn drop(&mut self) {
+        self.bar.finish_and_clear();
+        if let Some(updater) = self.updater.take() {
+            let _ = updater.join();
+        }
+    }
+}
+
 /// Moves `bar` along with the library's progress events.
 pub fn report_progress(bar: &ProgressBar, event: Progress<'_>) {
     match event {

@@ -11,7 +11,7 @@ use knights::question::TourKind;
 
 use crate::cli::exit::CliError;
 use crate::cli::flags::{EngineArgs, KindFlag};
-use crate::cli::io::{in_file, print, progress_bar, read_input, report_progress};
+use crate::cli::io::{WorkBar, in_file, print, read_input};
 use crate::cli::session::Session;
 use crate::cli::values::{EngineArg, FormatArg};
 
@@ -129,11 +129,11 @@ pub fn answer_batch(
         batch::check_queries(queries, kind, &settings).map_err(|e| in_file(name, e))?;
     }
     let mut store = session.store()?;
-    let bar = progress_bar(quiet);
+    let bar = WorkBar::new(quiet, &session.cancel);
     let result = batch::answer_queries(queries, kind, store.as_mut(), &settings, &mut |event| {
-        report_progress(&bar, event)
+        bar.report(event)
     });
-    bar.finish_and_clear();
+    drop(bar);
     let answers = result?;
     for note in &answers.notes {
         eprintln!("note: {note}");

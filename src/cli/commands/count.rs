@@ -11,7 +11,7 @@ use knights::resolve;
 use knights::{Board, Square};
 
 use crate::cli::flags::{EngineArgs, KindFlag};
-use crate::cli::io::print;
+use crate::cli::io::{WorkBar, print};
 use crate::cli::session::Session;
 use crate::cli::values::{CountFormatArg, parse_coordinate, parse_side};
 
@@ -89,7 +89,12 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
     resolve::check_engines(&questions, &settings)?;
     let mut store = session.store()?;
     let clock = Instant::now();
-    let resolution = resolve::resolve(&questions, store.as_mut(), &settings, &mut |_| {})?;
+    let bar = WorkBar::new(false, &session.cancel);
+    let resolution = resolve::resolve(&questions, store.as_mut(), &settings, &mut |event| {
+        bar.report(event)
+    });
+    drop(bar);
+    let resolution = resolution?;
     for note in &resolution.notes {
         eprintln!("note: {note}");
     }

@@ -116,6 +116,7 @@ impl Plan {
                 self.advance(&codec, layer, &step, budget, cancel, &mut stats)?;
             layer = next;
             let states: u64 = layer.iter().map(|m| m.len() as u64).sum();
+            cancel.report_pass(v as u64 + 1, (rows * self.w) as u64, states);
             if let Some(height) = step.finishes {
                 report(height, finished.into_big());
                 last_reported = height;

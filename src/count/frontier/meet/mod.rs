@@ -50,6 +50,8 @@ impl Plan {
             layer = self
                 .advance(&codec, layer, &step, budget, cancel, &mut stats)?
                 .0;
+            let states: u64 = layer.iter().map(|m| m.len() as u64).sum();
+            cancel.report_pass(v as u64 + 1, hi as u64 + 1, states);
         }
         // Moves inside the cut that are their own half turn (between two rows, two moves on an
         // odd width): neither half owns them, and every join tries them both ways.
