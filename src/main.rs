@@ -11,6 +11,13 @@ use clap::Parser;
 use knights::CancelFlag;
 
 fn main() -> ExitCode {
+    // An empty KNIGHTS_DB or KNIGHTS_MEMORY means "not set", as for most tools.
+    for name in ["KNIGHTS_DB", "KNIGHTS_MEMORY"] {
+        if std::env::var_os(name).is_some_and(|value| value.is_empty()) {
+            // SAFETY: no other thread exists yet to read the environment.
+            unsafe { std::env::remove_var(name) };
+        }
+    }
     let args = match cli::Cli::try_parse() {
         Ok(args) => args,
         Err(err) => return cli::exit::report_usage_error(err),

@@ -95,22 +95,23 @@ pub fn report_usage_error(err: clap::Error) -> ExitCode {
 }
 
 /// Folds clap's message (error, details, usage, hint) into one line that names what is wrong
-/// and where to read more.
+/// and where to read more: the help of the command being used.
 fn one_line(rendered: &str) -> String {
     let message: Vec<&str> = rendered
         .lines()
         .take_while(|line| !line.trim().is_empty())
         .map(str::trim)
         .collect();
-    let command: Vec<&str> = rendered
-        .lines()
-        .find_map(|line| line.strip_prefix("Usage: "))
-        .map(|usage| {
-            usage
-                .split_whitespace()
-                .take_while(|word| !word.starts_with(['<', '[', '-']))
-                .collect()
-        })
-        .unwrap_or_else(|| vec!["knights"]);
-    format!("{} (see '{} --help')", message.join(" "), command.join(" "))
+    let command = command_in_use().map_or("knights".to_string(), |name| format!("knights {name}"));
+    format!("{} (see '{command} --help')", message.join(" "))
+}
+
+/// The command named on the command line, if any.
+fn command_in_use() -> Option<String> {
+    use clap::CommandFactory;
+    let cli = super::Cli::command();
+    let names: Vec<&str> = cli.get_subcommands().map(|c| c.get_name()).collect();
+    std::env::args()
+        .skip(1)
+        .find(|arg| names.contains(&arg.as_str()))
 }

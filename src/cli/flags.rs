@@ -62,3 +62,24 @@ impl From<&FilterArgs> for AnswerFilter {
         }
     }
 }
+
+/// The global options that the store commands (`query`, `export`, `import`, `precompute`) have
+/// no use for: accepted after the command's name as before it, but not listed in its help.
+/// `--no-cache` is refused there; `--memory` is ignored.
+#[derive(Debug, Args)]
+pub struct StoreOnlyFlags {
+    #[arg(long, hide = true)]
+    pub no_cache: bool,
+    #[arg(long, hide = true, value_name = "SIZE")]
+    memory: Option<knights::MemoryBudget>,
+}
+
+/// The global options that `tour` has no use for (it never uses the store): accepted, ignored,
+/// not listed in its help.
+#[derive(Debug, Args)]
+pub struct NoStoreFlags {
+    #[arg(long, hide = true, value_name = "PATH")]
+    db: Option<std::path::PathBuf>,
+    #[arg(long, hide = true)]
+    no_cache: bool,
+}

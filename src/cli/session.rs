@@ -28,9 +28,10 @@ impl Session {
         self.open_store().map(Some)
     }
 
-    /// The answer store, for the commands that exist to use it.
-    pub fn required_store(&self, command: &str) -> Result<Store> {
-        if self.no_cache {
+    /// The answer store, for the commands that exist to use it (`no_cache`: the command's own
+    /// `--no-cache`, given after its name).
+    pub fn required_store(&self, command: &str, no_cache: bool) -> Result<Store> {
+        if self.no_cache || no_cache {
             return Err(CliError::bad_input(format!(
                 "{command} works on the answer store; --no-cache makes no sense here"
             ))

@@ -287,7 +287,10 @@ fn interrupt_stops_a_long_count_cleanly() {
     use std::process::{Command, Stdio};
     use std::time::Duration;
 
+    let store = TestStore::new();
     let child = Command::new(env!("CARGO_BIN_EXE_knights"))
+        .arg("--db")
+        .arg(store.path())
         .args(["count", "6", "8"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -589,6 +592,58 @@ fn the_default_store_lives_in_the_data_directory() {
     let dir = tempfile::tempdir().unwrap();
     crate::util::knights()
         .env_remove("KNIGHTS_DB")
+        .env("XDG_DATA_HOME", dir.path())
+        .args(["count", "3", "4", "0", "0"])
+        .assert()
+        .success()
+        .stdout("2\n");
+    assert!(dir.path().join("knights").join("answers.db").exists());
+}
+
+/// Usage errors point to the help of the command in use; options a command has no use for are
+/// accepted but not listed in its help; an empty KNIGHTS_DB is as if unset.
+#[test]
+fn help_and_usage_errors_fit_the_command() {
+    rejects(
+        &["series", "3", "--cols", "5..x"],
+        "",
+        "(see 'knights series --help')",
+    );
+    rejects(
+        &["count", "5", "5", "--memory", "abc"],
+        "",
+        "(see 'knights count --help')",
+    );
+    for (command, hidden) in [
+        ("query", &["--memory", "--no-cache"][..]),
+        ("export", &["--memory", "--no-cache"]),
+        ("import", &["--memory", "--no-cache"]),
+        ("precompute", &["--no-cache"]),
+        ("tour", &["--db", "--no-cache"]),
+    ] {
+        let help = crate::util::knights()
+            .args([command, "--help"])
+            .output()
+            .unwrap();
+        let help = String::from_utf8(help.stdout).unwrap();
+        for option in hidden {
+            assert!(!help.contains(option), "{command} --help lists {option}");
+        }
+    }
+    let count_help = crate::util::knights()
+        .args(["count", "--help"])
+        .output()
+        .unwrap();
+    let count_help = String::from_utf8(count_help.stdout).unwrap();
+    assert!(count_help.contains("--memory") && count_help.contains("three quarters"));
+    rejects(
+        &["query", "--no-cache"],
+        "",
+        "--no-cache makes no sense here",
+    );
+    let dir = tempfile::tempdir().unwrap();
+    crate::util::knights()
+        .env("KNIGHTS_DB", "")
         .env("XDG_DATA_HOME", dir.path())
         .args(["count", "3", "4", "0", "0"])
         .assert()

@@ -7,7 +7,7 @@ use knights::exchange::ExchangeFormat;
 use knights::output::Format;
 use knights::store::AnswerFilter;
 
-use crate::cli::flags::FilterArgs;
+use crate::cli::flags::{FilterArgs, StoreOnlyFlags};
 use crate::cli::io::{print, write_file};
 use crate::cli::session::Session;
 use crate::cli::values::ExchangeArg;
@@ -19,6 +19,8 @@ Examples:
   knights export --max-squares 30 --format json --output small.json")]
 pub struct Args {
     #[command(flatten)]
+    unused: StoreOnlyFlags,
+    #[command(flatten)]
     filter: FilterArgs,
     /// File format; by default JSON for a `.json` output file, CSV otherwise.
     #[arg(long, short, value_enum)]
@@ -29,7 +31,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args, session: &Session) -> Result<()> {
-    let store = session.required_store("export")?;
+    let store = session.required_store("export", args.unused.no_cache)?;
     let answers = store.list(&AnswerFilter::from(&args.filter))?;
     let format = match (args.format, &args.output) {
         (Some(format), _) => format.into(),

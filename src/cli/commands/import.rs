@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use anyhow::Result;
 use knights::exchange::{self, ExchangeFormat};
 
+use crate::cli::flags::StoreOnlyFlags;
 use crate::cli::io::{in_file, read_input};
 use crate::cli::session::Session;
 use crate::cli::values::ExchangeArg;
@@ -19,6 +20,8 @@ Examples:
   knights import data/lookup.csv
   knights import answers.json")]
 pub struct Args {
+    #[command(flatten)]
+    unused: StoreOnlyFlags,
     /// File to read, or `-` for standard input.
     file: PathBuf,
     /// File format; by default JSON for a `.json` file, CSV otherwise.
@@ -33,7 +36,7 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
         None => ExchangeFormat::from_file_name(&name),
     };
     let answers = exchange::read_answers(&text, format).map_err(|e| in_file(&name, e))?;
-    let mut store = session.required_store("import")?;
+    let mut store = session.required_store("import", args.unused.no_cache)?;
     let report = exchange::import(&mut store, &answers).map_err(|e| in_file(&name, e))?;
     eprintln!(
         "imported {} new answers from {name} ({} already stored) into {}",

@@ -8,7 +8,7 @@ use knights::precompute::{self, BoardRange, BoardSelection};
 use knights::resolve::{self, Progress};
 
 use crate::cli::exit::CliError;
-use crate::cli::flags::{EngineArgs, KindFlag};
+use crate::cli::flags::{EngineArgs, KindFlag, StoreOnlyFlags};
 use crate::cli::io::{progress_bar, report_progress};
 use crate::cli::session::Session;
 use crate::cli::values::parse_range;
@@ -24,6 +24,8 @@ Examples:
   knights precompute --max-squares 30
   knights precompute --boards 4x4..5x8 --min-squares 20")]
 pub struct Args {
+    #[command(flatten)]
+    unused: StoreOnlyFlags,
     /// Boards AxB..CxD: rows A to C, columns B to D (both orientations are one board).
     #[arg(long, value_name = "RANGE", value_parser = parse_range)]
     boards: Option<BoardRange>,
@@ -50,7 +52,7 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
     };
     let boards = selection.boards()?;
     let questions = precompute::questions(&boards, args.kind.kind());
-    let mut store = session.required_store("precompute")?;
+    let mut store = session.required_store("precompute", args.unused.no_cache)?;
     let bar = progress_bar(args.quiet);
     let clock = Instant::now();
     let mut computed = 0usize;

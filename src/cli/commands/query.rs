@@ -4,7 +4,7 @@ use anyhow::Result;
 use knights::output::Format;
 use knights::store::AnswerFilter;
 
-use crate::cli::flags::FilterArgs;
+use crate::cli::flags::{FilterArgs, StoreOnlyFlags};
 use crate::cli::io::print;
 use crate::cli::session::Session;
 use crate::cli::values::FormatArg;
@@ -19,6 +19,8 @@ Examples:
   knights query --max-squares 20 --format csv")]
 pub struct Args {
     #[command(flatten)]
+    unused: StoreOnlyFlags,
+    #[command(flatten)]
     filter: FilterArgs,
     /// Output format.
     #[arg(long, short, value_enum, default_value_t = FormatArg::Table)]
@@ -26,7 +28,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args, session: &Session) -> Result<()> {
-    let store = session.required_store("query")?;
+    let store = session.required_store("query", args.unused.no_cache)?;
     let answers = store.list(&AnswerFilter::from(&args.filter))?;
     print(&Format::from(args.format).exporter().answers(&answers)?)
 }

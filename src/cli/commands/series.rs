@@ -14,9 +14,10 @@ use crate::cli::values::{FormatArg, parse_cols, parse_side};
 #[derive(Debug, clap::Args)]
 #[command(after_help = "\
 The OEIS-style table: every board ROWS x n for n in the range, with its number of tours (open,
-or closed with --closed), each direction counted and once. Boards the store has are printed at
-once; the rest are computed (in one pass of the frontier engine where the short side is ROWS)
-and saved as each is known.
+or closed with --closed), both directed (each direction counted) and undirected (each tour
+once). Boards the store has are known at once; the rest are computed (in one pass of the
+frontier engine where the short side is ROWS) and saved as each is known. On a terminal the
+lines come as boards are known; piped, the table comes at the end, aligned.
 
 Examples:
   knights series 3 --cols 4..20

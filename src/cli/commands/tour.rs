@@ -8,6 +8,7 @@ use knights::output;
 use knights::{Board, Square};
 
 use crate::cli::exit::CliError;
+use crate::cli::flags::NoStoreFlags;
 use crate::cli::io::{print, write_file};
 use crate::cli::session::Session;
 use crate::cli::values::{TourFormatArg, parse_coordinate, parse_side};
@@ -27,6 +28,8 @@ Examples:
   knights tour 1000 1000 0 0 --format json --output big.json"
 )]
 pub struct Args {
+    #[command(flatten)]
+    unused: NoStoreFlags,
     /// Number of rows (at least 1).
     #[arg(value_parser = parse_side)]
     rows: u32,
