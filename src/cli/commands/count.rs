@@ -129,9 +129,10 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
     }
     if args.stats {
         eprintln!(
-            "{}; {:.3} s",
+            "{}; {:.3} s; memory budget {}",
             resolution.source(&questions),
-            clock.elapsed().as_secs_f64()
+            clock.elapsed().as_secs_f64(),
+            session.memory
         );
     }
     print(&text)
