@@ -113,8 +113,8 @@ pub fn series(
     };
     let (mut tall, short): (Vec<Board>, Vec<Board>) = missing.iter().partition(|b| one_pass(b));
     // The pass costs what its tallest board costs. While that board is near square and meets
-    // in the middle, it is much faster on its own (7x7's open total: 55 s against 290 s, and
-    // 8x8's closed tours do not fit in memory in one pass): such boards at the top of the
+    // in the middle, it is much faster on its own (the README's speed section has 7x7's open
+    // total both ways; 8x8's closed tours do not fit in memory in one pass): such boards at the top of the
     // range are counted one by one, after the pass over the others, so that the rows still
     // come in order. On long boards a pass one row shorter saves little, and the meeting would
     // be work on top; a board that meets below one that does not is reached by the pass.
