@@ -82,13 +82,9 @@ impl StartCount {
     /// A query that has no count, with why (e.g. no engine takes its board).
     pub fn failed(board: Board, start: Square, kind: TourKind, why: &str) -> Self {
         StartCount {
-            rows: board.rows(),
-            cols: board.cols(),
-            row: start.row,
-            col: start.col,
-            kind: kind.name(),
             count: None,
             reason: Some(format!("not counted: {why}")),
+            ..StartCount::new(board, start, kind, BigUint::default())
         }
     }
 
