@@ -68,14 +68,23 @@ pub enum StoreError {
         source: rusqlite::Error,
     },
     /// A stored count differs from a new answer to the same question.
-    #[error("conflicting answers for {question}: the store has {stored}, the new answer is {new}")]
+    #[error(
+        "conflicting answers for {question}: the store has {stored}, the new answer is {new}{}",
+        match others {
+            0 => String::new(),
+            1 => " (and 1 more conflict)".to_string(),
+            n => format!(" (and {n} more conflicts)"),
+        }
+    )]
     Conflict {
-        /// The question.
+        /// The question (the first one, when there are several).
         question: String,
         /// The stored count.
         stored: String,
         /// The new count.
         new: String,
+        /// How many more answers of the same save conflicted.
+        others: usize,
     },
 }
 

@@ -156,21 +156,30 @@ impl Store {
     }
 
     /// Saves computed answers in one transaction. An answer the store already has is left as it
-    /// is if the counts agree, and is an error (nothing saved) if they differ. Returns how many
-    /// answers were new.
+    /// is if the counts agree. One whose count differs is not saved, and neither does it keep
+    /// the others from being saved: they are, and then the first such answer is reported
+    /// ([`StoreError::Conflict`], with how many more there were). Returns how many answers
+    /// were new.
     pub fn save(&mut self, answers: &[Answer]) -> Result<usize, StoreError> {
-        let numbered: Vec<(usize, &Answer)> = answers.iter().enumerate().collect();
-        self.insert_all(&numbered).map(|report| report.added)
+        let numbered: Vec<(usize, &Answer)> = answers.iter().map(|a| (0, a)).collect();
+        self.insert_all(&numbered, false).map(|report| report.added)
     }
 
     /// Adds imported answers in one transaction, all or nothing: a conflict with a stored count
     /// ([`StoreError::Conflict`]) names the answer's line and nothing is written.
     pub fn import(&mut self, answers: &[(usize, Answer)]) -> Result<ImportReport, StoreError> {
         let numbered: Vec<(usize, &Answer)> = answers.iter().map(|(line, a)| (*line, a)).collect();
-        self.insert_all(&numbered)
+        self.insert_all(&numbered, true)
     }
 
-    fn insert_all(&mut self, answers: &[(usize, &Answer)]) -> Result<ImportReport, StoreError> {
+    /// Inserts `answers` (with their lines in a file, 0 for none) in one transaction. A count
+    /// that differs from the stored one stops everything when `all_or_nothing`; otherwise the
+    /// others are committed before the first conflict is returned.
+    fn insert_all(
+        &mut self,
+        answers: &[(usize, &Answer)],
+        all_or_nothing: bool,
+    ) -> Result<ImportReport, StoreError> {
         let path = self.path.clone();
         let fail = |context, e| classify(&path, context, e);
         let tx = self
@@ -178,6 +187,7 @@ impl Store {
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(|e| fail("starting a write", e))?;
         let mut report = ImportReport::default();
+        let mut conflict: Option<StoreError> = None;
         {
             let mut insert = tx
                 .prepare_cached(
@@ -225,17 +235,29 @@ impl Store {
                     } else {
                         q.to_string()
                     };
-                    return Err(StoreError::Conflict {
+                    let found = StoreError::Conflict {
                         question: place,
                         stored,
                         new: count,
-                    });
+                        others: 0,
+                    };
+                    if all_or_nothing {
+                        return Err(found);
+                    }
+                    match &mut conflict {
+                        Some(StoreError::Conflict { others, .. }) => *others += 1,
+                        _ => conflict = Some(found),
+                    }
+                    continue;
                 }
                 report.already_stored += 1;
             }
         }
         tx.commit().map_err(|e| fail("committing answers", e))?;
-        Ok(report)
+        match conflict {
+            Some(conflict) => Err(conflict),
+            None => Ok(report),
+        }
     }
 
     /// The stored answers that pass `filter`, ordered by board size, board, kind, then board
@@ -372,6 +394,53 @@ mod tests {
             Err(StoreError::Conflict { .. })
         ));
         assert_eq!(store.list(&AnswerFilter::default()).unwrap().len(), 2);
+    }
+
+    /// A conflicting answer in a save keeps none of the others from being saved; it is
+    /// reported after them, with how many more conflicted. An import stays all or nothing.
+    #[test]
+    fn a_conflict_in_a_save_costs_no_other_answer() {
+        let mut store = Store::open_in_memory().unwrap();
+        let board = Board::new(5, 4).unwrap();
+        let corner = Question::from_start(board, Square::new(0, 0), TourKind::Open);
+        let edge = Question::from_start(board, Square::new(0, 1), TourKind::Open);
+        let total = Question::total(board, TourKind::Open);
+        let closed = Question::total(board, TourKind::Closed);
+        store
+            .save(&[
+                Answer::computed(corner, 32u32, "memo", 0.0),
+                Answer::computed(closed, 0u32, "memo", 0.0),
+            ])
+            .unwrap();
+        let result = store.save(&[
+            Answer::computed(edge, 0u32, "memo", 0.0),
+            Answer::computed(corner, 33u32, "memo", 0.0),
+            Answer::computed(total, 164u32, "memo", 0.0),
+            Answer::computed(closed, 2u32, "memo", 0.0),
+        ]);
+        let error = result.unwrap_err();
+        assert!(matches!(error, StoreError::Conflict { others: 1, .. }));
+        assert_eq!(
+            error.to_string(),
+            format!(
+                "conflicting answers for {corner}: the store has 32, the new answer is 33 (and 1 more conflict)"
+            )
+        );
+        let found = store.lookup([&corner, &edge, &total, &closed]).unwrap();
+        assert_eq!(found.len(), 4);
+        assert_eq!(found[&corner].count, BigUint::from(32u32));
+        assert_eq!(found[&total].count, BigUint::from(164u32));
+        assert_eq!(found[&closed].count, BigUint::from(0u32));
+
+        let other = Question::from_start(board, Square::new(1, 1), TourKind::Open);
+        let error = store
+            .import(&[
+                (2, Answer::computed(other, 0u32, "memo", 0.0)),
+                (3, Answer::computed(corner, 31u32, "memo", 0.0)),
+            ])
+            .unwrap_err();
+        assert!(error.to_string().contains(&format!("line 3: {corner}")));
+        assert!(store.lookup([&other]).unwrap().is_empty());
     }
 
     #[test]

@@ -457,3 +457,77 @@ fn symmetric_questions_share_one_stored_answer() {
     let q = Question::from_start(Board::new(6, 5).unwrap(), Square::new(5, 4), TourKind::Open);
     assert_eq!(q.start, Some(Square::new(0, 0)));
 }
+
+/// Every stored answer, question by question.
+fn stored_answers(path: &std::path::Path) -> std::collections::BTreeMap<String, BigUint> {
+    Store::open(path)
+        .unwrap()
+        .list(&Default::default())
+        .unwrap()
+        .into_iter()
+        .map(|a| (a.question.to_string(), a.count))
+        .collect()
+}
+
+/// A bad answer that lands in the store while a run computes (a race against a bad import):
+/// the run's save of the same question conflicts, and is reported, but every other answer
+/// the run computed is kept.
+#[test]
+fn a_conflict_while_computing_costs_no_other_answer() {
+    use knights::resolve::{Progress, Settings, resolve};
+    let test = TestStore::new();
+    let mut store = Store::open(&test.path()).unwrap();
+    let boards = knights::precompute::BoardSelection {
+        max_squares: Some(24),
+        ..Default::default()
+    }
+    .boards()
+    .unwrap();
+    let questions = knights::precompute::questions(&boards, TourKind::Open);
+    let path = test.path();
+    let mut computed = Vec::new();
+    let mut planted: Option<knights::store::Answer> = None;
+    let result = resolve(
+        &questions,
+        Some(&mut store),
+        &Settings::default(),
+        &mut |event| {
+            if let Progress::Computed(answer) = event {
+                computed.push(answer.clone());
+                // Another process stores a wrong count for the first answer with tours.
+                if planted.is_none() && answer.count > BigUint::from(0u32) {
+                    let mut wrong = answer.clone();
+                    wrong.count += 1u32;
+                    Store::open(&path).unwrap().save(&[wrong.clone()]).unwrap();
+                    planted = Some(wrong);
+                }
+            }
+        },
+    );
+    let planted = planted.expect("some answer has tours");
+    let message = result.unwrap_err().to_string();
+    assert_eq!(
+        message,
+        format!(
+            "conflicting answers for {}: the store has {}, the new answer is {}",
+            planted.question,
+            planted.count,
+            planted.count.clone() - 1u32
+        )
+    );
+    let stored = stored_answers(&test.path());
+    assert!(computed.len() > 1);
+    for answer in &computed {
+        let expected = if answer.question == planted.question {
+            &planted.count
+        } else {
+            &answer.count
+        };
+        assert_eq!(
+            stored.get(&answer.question.to_string()),
+            Some(expected),
+            "{} was lost",
+            answer.question
+        );
+    }
+}
