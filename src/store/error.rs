@@ -21,6 +21,15 @@ pub enum StoreError {
         /// Why.
         reason: String,
     },
+    /// The path is not a regular file (a device, a FIFO, a directory, a socket): SQLite would
+    /// create its journal beside it, or block on it.
+    #[error("{path} is {what}, not an answer store file; it was left untouched")]
+    NotAFile {
+        /// The database path.
+        path: String,
+        /// What it is ("a character device").
+        what: &'static str,
+    },
     /// The file is not an SQLite database.
     #[error("{path} is not an SQLite database; it was left untouched")]
     NotADatabase {

@@ -1,6 +1,6 @@
-//! Before SQLite opens the file: its directory exists, and its first bytes are those of an
-//! SQLite database whose length matches its header; and waiting while another process keeps the
-//! file busy.
+//! Before SQLite opens the file: its directory exists, it is a regular file (or absent), and its
+//! first bytes are those of an SQLite database whose length matches its header; and waiting
+//! while another process keeps the file busy.
 
 use std::fs;
 use std::io::Read;
@@ -55,6 +55,54 @@ pub(super) fn check_directory(path: &Path, shown: &str) -> Result<(), StoreError
     }
 }
 
+/// Refuses a path that holds something other than a regular file (a symbolic link to one is
+/// fine) before SQLite opens it: SQLite would create its journal beside a device, and would
+/// wait forever on a FIFO. Returns whether the file exists.
+pub(super) fn check_kind(path: &Path, shown: &str) -> Result<bool, StoreError> {
+    let meta = match fs::metadata(path) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
+        Err(e) => {
+            return Err(StoreError::CannotOpen {
+                path: shown.into(),
+                reason: e.to_string(),
+            });
+        }
+    };
+    if meta.is_file() {
+        return Ok(true);
+    }
+    Err(StoreError::NotAFile {
+        path: shown.into(),
+        what: describe(&meta.file_type()),
+    })
+}
+
+/// What a file that is not a regular file is, for a message.
+fn describe(kind: &fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_char_device() {
+            return "a character device";
+        }
+        if kind.is_block_device() {
+            return "a block device";
+        }
+        if kind.is_fifo() {
+            return "a named pipe (FIFO)";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+    }
+    if kind.is_dir() {
+        "a directory"
+    } else {
+        "not a regular file"
+    }
+}
+
 /// Looks at the file's first bytes before SQLite does: not SQLite at all, or shorter than its
 /// header says (truncated), is reported without opening it.
 pub(super) fn inspect_file(path: &Path, shown: &str) -> Result<(), StoreError> {
@@ -88,12 +136,6 @@ fn read_header(path: &Path, shown: &str) -> Result<(), StoreError> {
         path: shown.into(),
         reason: e.to_string(),
     })?;
-    if meta.is_dir() {
-        return Err(StoreError::CannotOpen {
-            path: shown.into(),
-            reason: "it is a directory".into(),
-        });
-    }
     let len = meta.len();
     if len == 0 {
         return Ok(());

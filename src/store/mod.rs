@@ -6,8 +6,9 @@
 //!   tracked with `PRAGMA user_version`; `PRAGMA application_id` marks the file as ours.
 //! * WAL journal and a busy timeout, so that several `knights` processes can fill one file at
 //!   once; every write is a short `BEGIN IMMEDIATE` transaction.
-//! * A file that is not SQLite, an SQLite file of another program, a damaged or truncated file
-//!   and a file from a newer schema are reported and never written to.
+//! * A path that is not a regular file, a file that is not SQLite, an SQLite file of another
+//!   program, a damaged or truncated file and a file from a newer schema are reported and never
+//!   written to.
 //!
 //! This file holds [`Store`] and its queries; `answer.rs` the records that leave the store (no
 //! SQLite in them), `schema.rs` the migrations and their runner, `file.rs` the checks made
@@ -32,7 +33,7 @@ pub use answer::{ANSWER_COLUMNS, Answer, AnswerFilter, ImportReport};
 pub use error::StoreError;
 use error::classify;
 pub use file::BUSY_TIMEOUT;
-use file::{check_directory, inspect_file};
+use file::{check_directory, check_kind, inspect_file};
 pub use schema::{APPLICATION_ID, MIGRATIONS, Migration, SCHEMA_VERSION};
 
 /// An open answer store.
@@ -54,6 +55,7 @@ impl Store {
     pub fn open(path: &Path) -> Result<Store, StoreError> {
         let shown = path.display().to_string();
         check_directory(path, &shown)?;
+        check_kind(path, &shown)?;
         inspect_file(path, &shown)?;
         let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
             | OpenFlags::SQLITE_OPEN_CREATE

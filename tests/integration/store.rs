@@ -458,6 +458,92 @@ fn symmetric_questions_share_one_stored_answer() {
     assert_eq!(q.start, Some(Square::new(0, 0)));
 }
 
+/// The names in a directory, sorted.
+fn listing(dir: &std::path::Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// `--db` naming something that is not a regular file (a directory, a FIFO, a socket, a
+/// device) is refused before SQLite opens it: one line, exit 2, nothing created beside it, and
+/// no wait on a FIFO. A symbolic link to a store is a store.
+#[cfg(unix)]
+#[test]
+fn a_path_that_is_not_a_regular_file_is_refused_and_nothing_is_made_beside_it() {
+    let test = TestStore::new();
+    let dir = test.dir.path();
+    let mut paths = vec![("a directory", dir.join("dir"))];
+    std::fs::create_dir(dir.join("dir")).unwrap();
+    let fifo = dir.join("fifo");
+    if Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success())
+    {
+        paths.push(("a named pipe (FIFO)", fifo));
+    } else {
+        println!("note: mkfifo failed here; the FIFO case is skipped");
+    }
+    let socket = dir.join("socket");
+    let _listener = std::os::unix::net::UnixListener::bind(&socket).unwrap();
+    paths.push(("a socket", socket));
+    // A device of our own (the null device's numbers), never one under /dev.
+    let device = dir.join("zero");
+    let made = Command::new("mknod")
+        .args(["-m", "666"])
+        .arg(&device)
+        .args(["c", "1", "5"])
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if made {
+        paths.push(("a character device", device.clone()));
+        let link = dir.join("link-to-device");
+        std::os::unix::fs::symlink(&device, &link).unwrap();
+        paths.push(("a character device", link));
+    } else {
+        println!("note: mknod is not allowed here (not root?); the device case is skipped");
+    }
+    let before = listing(dir);
+    for (what, path) in &paths {
+        let output = crate::util::knights()
+            .arg("--db")
+            .arg(path)
+            .args(["count", "5", "4", "0", "0"])
+            .timeout(Duration::from_secs(60))
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{what}: {stderr}");
+        assert!(output.stdout.is_empty());
+        assert_eq!(
+            stderr,
+            format!(
+                "error: {} is {what}, not an answer store file; it was left untouched\n",
+                path.display()
+            )
+        );
+        assert_eq!(listing(dir), before, "{what}: something was made beside it");
+    }
+
+    // A symbolic link to a regular file is used as the file.
+    test.knights().args(["count", "3", "4"]).assert().success();
+    let link = dir.join("link.db");
+    std::os::unix::fs::symlink(test.path(), &link).unwrap();
+    crate::util::knights()
+        .arg("--db")
+        .arg(&link)
+        .args(["count", "3", "4", "0", "0", "--stats"])
+        .assert()
+        .success()
+        .stdout("2\n")
+        .stderr(contains("answered from the store"));
+}
+
 /// Every stored answer, question by question.
 fn stored_answers(path: &std::path::Path) -> std::collections::BTreeMap<String, BigUint> {
     Store::open(path)
