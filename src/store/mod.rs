@@ -7,8 +7,9 @@
 //! * WAL journal and a busy timeout, so that several `knights` processes can fill one file at
 //!   once; every write is a short `BEGIN IMMEDIATE` transaction.
 //! * A path that is not a regular file, a file that is not SQLite, an SQLite file of another
-//!   program, a damaged or truncated file and a file from a newer schema are reported and never
-//!   written to.
+//!   program, a knights store whose schema is not the one its version gives, a damaged or
+//!   truncated file and a file from a newer schema are reported and never written to: the file
+//!   is identified and its schema checked, reading only, before anything is written.
 //!
 //! This file holds [`Store`] and its queries; `answer.rs` the records that leave the store (no
 //! SQLite in them), `schema.rs` the migrations and their runner, `file.rs` the checks made

@@ -544,6 +544,73 @@ fn a_path_that_is_not_a_regular_file_is_refused_and_nothing_is_made_beside_it() 
         .stderr(contains("answered from the store"));
 }
 
+/// A file with the knights application id whose schema is not the one its version gives is
+/// refused before anything is written to it: not switched to WAL, not half-migrated.
+#[test]
+fn a_knights_file_with_a_broken_schema_is_refused_untouched() {
+    // Schema version 1, but no tables at all.
+    let test = TestStore::new();
+    {
+        let db = test.sqlite();
+        db.pragma_update(None, "application_id", APPLICATION_ID)
+            .unwrap();
+        db.pragma_update(None, "user_version", 1).unwrap();
+    }
+    refused(
+        &test,
+        "is damaged (its schema version is 1, but the table answers is missing)",
+    );
+
+    // Schema version 0 (nothing made yet), with an `answers` table of someone else's.
+    let test = TestStore::new();
+    {
+        let db = test.sqlite();
+        db.execute_batch("CREATE TABLE answers (question TEXT, answer TEXT)")
+            .unwrap();
+        db.pragma_update(None, "application_id", APPLICATION_ID)
+            .unwrap();
+    }
+    refused(
+        &test,
+        "is damaged (its schema version is 0, but it holds the table answers, which that version has not)",
+    );
+
+    // Schema version 1 whose kinds already hold what the next migration adds.
+    let test = TestStore::new();
+    {
+        let db = test.sqlite();
+        db.execute_batch(MIGRATIONS[0].sql).unwrap();
+        db.execute_batch(MIGRATIONS[1].sql).unwrap();
+        db.pragma_update(None, "application_id", APPLICATION_ID)
+            .unwrap();
+        db.pragma_update(None, "user_version", 1).unwrap();
+    }
+    refused(
+        &test,
+        "is damaged (its schema version is 1, but its table kinds does not hold that version's rows)",
+    );
+
+    // The current version with a changed answers table.
+    let test = TestStore::new();
+    test.knights().args(["count", "3", "4"]).assert().success();
+    test.sqlite()
+        .execute_batch("ALTER TABLE answers ADD COLUMN note TEXT")
+        .unwrap();
+    refused(&test, "but the table answers is not that version's");
+
+    // An index of the owner's own, in no version of the schema, is tolerated.
+    let test = TestStore::new();
+    test.knights().args(["count", "3", "4"]).assert().success();
+    test.sqlite()
+        .execute_batch("CREATE INDEX my_counts ON answers (count)")
+        .unwrap();
+    test.knights()
+        .args(["count", "3", "4", "0", "0"])
+        .assert()
+        .success()
+        .stdout("2\n");
+}
+
 /// Every stored answer, question by question.
 fn stored_answers(path: &std::path::Path) -> std::collections::BTreeMap<String, BigUint> {
     Store::open(path)
