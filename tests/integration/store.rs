@@ -611,6 +611,13 @@ fn a_knights_file_with_a_broken_schema_is_refused_untouched() {
         .stdout("2\n");
 }
 
+/// The path of the store's write-ahead log.
+fn wal_of(test: &TestStore) -> std::path::PathBuf {
+    let mut wal = test.path().into_os_string();
+    wal.push("-wal");
+    wal.into()
+}
+
 /// Every stored answer, question by question.
 fn stored_answers(path: &std::path::Path) -> std::collections::BTreeMap<String, BigUint> {
     Store::open(path)
@@ -620,6 +627,213 @@ fn stored_answers(path: &std::path::Path) -> std::collections::BTreeMap<String, 
         .into_iter()
         .map(|a| (a.question.to_string(), a.count))
         .collect()
+}
+
+/// The file shorter than its header says, but the missing pages are in its write-ahead log
+/// (what a checkpoint cut short by a full disk leaves): SQLite reads them from there, so the
+/// store opens with every answer. Without the log's pages the file is still refused.
+#[test]
+fn a_store_whose_last_pages_are_still_in_its_wal_opens_with_every_answer() {
+    let test = TestStore::new();
+    test.knights()
+        .args(["precompute", "--max-squares", "12", "--quiet"])
+        .assert()
+        .success();
+    let small = std::fs::metadata(test.path()).unwrap().len();
+    let more = TestStore::new();
+    more.knights()
+        .args(["precompute", "--max-squares", "30", "--quiet"])
+        .assert()
+        .success();
+    let expected = stored_answers(&more.path());
+
+    // Add the answers of up to 30 squares without a checkpoint, and keep the log as it is then.
+    let saved_wal = {
+        let db = test.sqlite();
+        db.pragma_update(None, "wal_autocheckpoint", 0).unwrap();
+        db.execute(
+            "ATTACH ?1 AS more",
+            [more.path().to_str().expect("a UTF-8 temporary path")],
+        )
+        .unwrap();
+        db.execute_batch(
+            "INSERT INTO answers SELECT * FROM more.answers WHERE true ON CONFLICT DO NOTHING;
+             DETACH more;",
+        )
+        .unwrap();
+        std::fs::read(wal_of(&test)).unwrap()
+    };
+    // Closing checkpointed the log into the file. Put back the file as the checkpoint leaves
+    // it when the disk fills: page 1 (the header, with the new size) written, the pages that
+    // make the file grow not; and the log beside it.
+    let full = std::fs::read(test.path()).unwrap();
+    assert!(full.len() as u64 > small + 4096, "the store grew by pages");
+    std::fs::write(test.path(), &full[..small as usize]).unwrap();
+    let header_pages = u32::from_be_bytes(full[28..32].try_into().unwrap()) as u64;
+    assert!(
+        header_pages * 4096 > small,
+        "the header counts more pages than the file holds"
+    );
+
+    // A log whose header does not check out holds nothing: the file is damaged.
+    let mut bad_wal = saved_wal.clone();
+    bad_wal[24] ^= 0xff;
+    std::fs::write(wal_of(&test), &bad_wal).unwrap();
+    let truncated = digest(&test.path());
+    let output = test
+        .knights()
+        .args(["query", "--format", "csv"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("is damaged") && stderr.contains("truncated?"),
+        "{stderr}"
+    );
+    assert_eq!(digest(&test.path()), truncated);
+    assert_eq!(std::fs::read(wal_of(&test)).unwrap(), bad_wal);
+
+    // With the log as it was, everything is there.
+    std::fs::write(wal_of(&test), &saved_wal).unwrap();
+    let output = test
+        .knights()
+        .args(["query", "--format", "csv"])
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&output.stdout).lines().count(),
+        expected.len() + 1
+    );
+    assert_eq!(stored_answers(&test.path()), expected);
+    let integrity: String = test
+        .sqlite()
+        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(integrity, "ok");
+}
+
+/// A tmpfs of our own under a temporary directory, unmounted when dropped.
+struct SmallDisk {
+    dir: tempfile::TempDir,
+}
+
+impl SmallDisk {
+    /// A mounted tmpfs of `size` (as root only); `None` where mounting is not allowed.
+    fn mount(size: &str) -> Option<SmallDisk> {
+        let dir = tempfile::tempdir().unwrap();
+        let mounted = Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
+            .arg(dir.path())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        mounted.then_some(SmallDisk { dir })
+    }
+
+    fn path(&self) -> &std::path::Path {
+        self.dir.path()
+    }
+}
+
+impl Drop for SmallDisk {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg(self.dir.path()).status();
+    }
+}
+
+/// The way it happened: the disk fills while `precompute` saves; once there is room again,
+/// the store opens, and holds every answer SQLite sees in it.
+#[test]
+fn a_store_left_by_a_full_disk_opens_with_every_answer() {
+    let Some(disk) = SmallDisk::mount("2m") else {
+        println!("note: cannot mount a tmpfs here (not root?); the full-disk test is skipped");
+        return;
+    };
+    let db = disk.path().join("answers.db");
+    let mut wal = db.clone().into_os_string();
+    wal.push("-wal");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_knights"))
+        .arg("--db")
+        .arg(&db)
+        .args(["precompute", "--boards", "1x1..6x7", "--quiet"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Once some answers are committed (the log holds more than the schema), fill the disk.
+    let clock = Instant::now();
+    while std::fs::metadata(&wal).map_or(0, |m| m.len()) < 32 + 6 * (24 + 4096)
+        && clock.elapsed() < Duration::from_secs(60)
+    {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let filler = disk.path().join("filler");
+    {
+        use std::io::Write;
+        let mut file = std::fs::File::create(&filler).unwrap();
+        while file.write_all(&[0x55; 4096]).is_ok() {}
+        let _ = file.sync_all();
+    }
+    let clock = Instant::now();
+    while child.try_wait().unwrap().is_none() && clock.elapsed() < Duration::from_secs(120) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = child.kill();
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    std::fs::remove_file(&filler).unwrap();
+    if output.status.success() {
+        println!("note: the precompute finished before the disk was full");
+    } else {
+        assert!(stderr.contains("full"), "{stderr}");
+    }
+    let file = std::fs::read(&db).unwrap();
+    let header_pages = u32::from_be_bytes(file[28..32].try_into().unwrap()) as usize;
+    if header_pages * 4096 <= file.len() {
+        println!("note: the checkpoint was not cut short this time");
+    }
+
+    // knights opens it and lists every answer; SQLite itself then agrees.
+    let output = crate::util::knights()
+        .arg("--db")
+        .arg(&db)
+        .args(["query", "--format", "csv"])
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let listed = String::from_utf8_lossy(&output.stdout).lines().count() - 1;
+    assert!(listed > 0, "answers were saved before the disk filled");
+    let sqlite = rusqlite::Connection::open(&db).unwrap();
+    let rows: i64 = sqlite
+        .query_row("SELECT count(*) FROM answers", [], |r| r.get(0))
+        .unwrap();
+    let integrity: String = sqlite
+        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+        .unwrap();
+    drop(sqlite);
+    assert_eq!(integrity, "ok");
+    assert_eq!(listed as i64, rows);
+    let mut recounter = Recounter::default();
+    for answer in Store::open(&db).unwrap().list(&Default::default()).unwrap() {
+        if answer.question.board.squares() <= 30 {
+            assert_eq!(
+                answer.count,
+                recounter.count(&answer.question),
+                "{}",
+                answer.question
+            );
+        }
+    }
 }
 
 /// A bad answer that lands in the store while a run computes (a race against a bad import):
