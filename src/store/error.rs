@@ -30,6 +30,14 @@ pub enum StoreError {
         /// What it is ("a character device").
         what: &'static str,
     },
+    /// The store can be read but not written, and what was asked needs to write.
+    #[error("the answer store {path} is read-only: {detail}")]
+    ReadOnly {
+        /// The database path.
+        path: String,
+        /// Why that matters here.
+        detail: String,
+    },
     /// The file is not an SQLite database.
     #[error("{path} is not an SQLite database; it was left untouched")]
     NotADatabase {

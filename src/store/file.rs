@@ -1,6 +1,7 @@
-//! Before SQLite opens the file: its directory exists, it is a regular file (or absent), and its
+//! Before SQLite opens the file: its directory exists, it is a regular file (or absent), its
 //! first bytes are those of an SQLite database whose pages are all there (in the file or in its
-//! write-ahead log); and waiting while another process keeps the file busy.
+//! write-ahead log), and whether this process may write it; and waiting while another process
+//! keeps the file busy.
 
 use std::collections::HashSet;
 use std::ffi::OsString;
@@ -111,11 +112,51 @@ fn resolved(path: &Path) -> PathBuf {
     fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
-/// The path of a file SQLite keeps beside the store (its `-wal`).
+/// The path of a file SQLite keeps beside the store: `-wal`, `-shm` or `-journal`.
 fn beside(path: &Path, suffix: &str) -> PathBuf {
     let mut name: OsString = resolved(path).into_os_string();
     name.push(suffix);
     PathBuf::from(name)
+}
+
+/// Whether this process can write the store: the file (when it exists) and its directory,
+/// where SQLite creates the `-wal` and `-shm` files that every access to a WAL database needs.
+/// Asked of the system (`access`), so that a read-only mount or an immutable file counts,
+/// and root's licence to write anywhere else too.
+pub(super) fn can_write(path: &Path, exists: bool) -> bool {
+    let file = resolved(path);
+    let dir = match file.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    allowed(&dir, true) && (!exists || allowed(&file, false))
+}
+
+#[cfg(unix)]
+fn allowed(path: &Path, directory: bool) -> bool {
+    use rustix::fs::Access;
+    let access = if directory {
+        Access::WRITE_OK | Access::EXEC_OK
+    } else {
+        Access::WRITE_OK
+    };
+    rustix::fs::access(path, access).is_ok()
+}
+
+#[cfg(not(unix))]
+fn allowed(path: &Path, directory: bool) -> bool {
+    directory
+        || fs::metadata(path)
+            .map(|meta| !meta.permissions().readonly())
+            .unwrap_or(false)
+}
+
+/// Whether SQLite would read anything but the file itself: a write-ahead log holding
+/// committed transactions, or a rollback journal left by an interrupted one. Without either,
+/// the file alone is the whole store, and a reader that cannot write may open it immutable.
+pub(super) fn has_pending_journal(path: &Path) -> bool {
+    let journal = fs::metadata(beside(path, "-journal")).is_ok_and(|meta| meta.len() > 0);
+    journal || committed_wal(&beside(path, "-wal")).is_some()
 }
 
 /// The committed part of a write-ahead log, as SQLite's recovery reads it.

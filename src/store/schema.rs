@@ -136,7 +136,21 @@ impl Store {
             .busy_timeout(BUSY_TIMEOUT)
             .map_err(|e| self.error("setting the busy timeout", e))?;
         let version = self.identify()?;
-        if version < SCHEMA_VERSION {
+        if self.read_only {
+            // Nothing can be written: the store is read as it is, if this build can read it.
+            if version < SCHEMA_VERSION {
+                return Err(StoreError::ReadOnly {
+                    path: self.path.clone(),
+                    detail: if version == 0 {
+                        "it is empty, and cannot be made an answer store".into()
+                    } else {
+                        format!(
+                            "its schema (version {version}) cannot be brought up to version {SCHEMA_VERSION}"
+                        )
+                    },
+                });
+            }
+        } else if version < SCHEMA_VERSION {
             // Changing the journal mode needs the file to itself, and SQLite reports a busy file
             // at once instead of waiting: wait here, as the busy timeout would.
             let mode: String = retry_while_busy(|| {

@@ -836,6 +836,192 @@ fn a_store_left_by_a_full_disk_opens_with_every_answer() {
     }
 }
 
+/// How to run `knights` as a user who cannot write what the tests make: nobody (through
+/// `setpriv`) when the tests run as root, since root writes anywhere; else this very user,
+/// once the write permissions are taken away. `None` where neither can be done.
+#[cfg(unix)]
+struct Reader {
+    as_nobody: bool,
+}
+
+#[cfg(unix)]
+impl Reader {
+    const NOBODY: [&'static str; 3] = ["--reuid=65534", "--regid=65534", "--clear-groups"];
+
+    fn new(dir: &std::path::Path) -> Option<Reader> {
+        let root = Command::new("id")
+            .arg("-u")
+            .output()
+            .is_ok_and(|o| o.stdout.trim_ascii() == b"0");
+        if !root {
+            return Some(Reader { as_nobody: false });
+        }
+        // Nobody must reach the binary and the test's directory.
+        use std::os::unix::fs::PermissionsExt;
+        let reachable = dir
+            .ancestors()
+            .skip(1)
+            .all(|a| std::fs::metadata(a).is_ok_and(|m| m.permissions().mode() & 0o001 != 0));
+        let runs = Command::new("setpriv")
+            .args(Self::NOBODY)
+            .arg(env!("CARGO_BIN_EXE_knights"))
+            .arg("--version")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        (reachable && runs).then_some(Reader { as_nobody: true })
+    }
+
+    fn knights(&self, db: &std::path::Path) -> Command {
+        let mut cmd = if self.as_nobody {
+            let mut cmd = Command::new("setpriv");
+            cmd.args(Self::NOBODY).arg(env!("CARGO_BIN_EXE_knights"));
+            cmd
+        } else {
+            Command::new(env!("CARGO_BIN_EXE_knights"))
+        };
+        cmd.arg("--db").arg(db);
+        cmd
+    }
+}
+
+/// A store the user can read but not write (a read-only file; a directory where SQLite cannot
+/// make its `-wal` and `-shm`): cached answers are served, new ones are printed with one
+/// warning that they were not saved, the commands that exist to write refuse in one line, and
+/// nothing is changed or left beside the store.
+#[cfg(unix)]
+#[test]
+fn a_store_the_user_cannot_write_still_answers() {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |path: &std::path::Path, mode: u32| {
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap()
+    };
+    let probe = TestStore::new();
+    let Some(reader) = Reader::new(probe.dir.path()) else {
+        println!("note: no user here who cannot write (root without setpriv?); skipped");
+        return;
+    };
+    // (what keeps the reader from writing, file mode, directory mode) as nobody or as this user.
+    let cases = if reader.as_nobody {
+        [("file", 0o644, 0o777), ("directory", 0o666, 0o755)]
+    } else {
+        [("file", 0o444, 0o700), ("directory", 0o666, 0o500)]
+    };
+    for (what, file_mode, dir_mode) in cases {
+        let test = TestStore::new();
+        let dir = test.dir.path();
+        test.knights()
+            .args(["precompute", "--max-squares", "20", "--quiet"])
+            .assert()
+            .success();
+        let export = dir.join("export.csv");
+        test.knights()
+            .args(["export", "--output"])
+            .arg(&export)
+            .assert()
+            .success();
+        mode(&export, 0o644);
+        mode(&test.path(), file_mode);
+        mode(dir, dir_mode);
+        let before = digest(&test.path());
+        let files = listing(dir);
+        let shown = test.path().display().to_string();
+        let run = |args: &[&str]| reader.knights(&test.path()).args(args).output().unwrap();
+
+        let cached = run(&["count", "5", "4", "0", "0"]);
+        let stderr = String::from_utf8_lossy(&cached.stderr);
+        assert!(cached.status.success(), "{what}: {stderr}");
+        assert_eq!(String::from_utf8_lossy(&cached.stdout), "32\n");
+        assert_eq!(stderr, "");
+
+        let new = run(&["count", "5", "5", "2", "2"]);
+        let stderr = String::from_utf8_lossy(&new.stderr);
+        assert!(new.status.success(), "{what}: {stderr}");
+        assert_eq!(String::from_utf8_lossy(&new.stdout), "64\n");
+        assert_eq!(
+            stderr,
+            format!("warning: the answer store {shown} is read-only; 1 new answer was not saved\n")
+        );
+
+        let table = run(&["count", "5", "6", "--total"]);
+        assert!(table.status.success(), "{what}");
+        assert!(
+            String::from_utf8_lossy(&table.stderr)
+                .ends_with("read-only; 10 new answers were not saved\n"),
+            "{}",
+            String::from_utf8_lossy(&table.stderr)
+        );
+
+        let listed = run(&["query", "--board", "4x5"]);
+        assert!(listed.status.success(), "{what}");
+        assert!(String::from_utf8_lossy(&listed.stdout).contains("164"));
+
+        for (args, command) in [
+            (vec!["precompute", "--max-squares", "25"], "precompute"),
+            (vec!["import", export.to_str().unwrap()], "import"),
+        ] {
+            let output = run(&args);
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            assert_eq!(output.status.code(), Some(1), "{what}: {stderr}");
+            assert!(output.stdout.is_empty());
+            assert_eq!(
+                stderr,
+                format!(
+                    "error: the answer store {shown} is read-only: {command} needs to write to it\n"
+                )
+            );
+        }
+
+        assert_eq!(
+            digest(&test.path()),
+            before,
+            "{what}: the store was changed"
+        );
+        assert_eq!(
+            listing(dir),
+            files,
+            "{what}: files were left beside the store"
+        );
+        mode(dir, 0o755);
+        mode(&test.path(), 0o644);
+    }
+
+    // A read-only store of an older schema cannot be brought up to date: a clear line.
+    let test = TestStore::new();
+    {
+        let db = test.sqlite();
+        db.execute_batch(MIGRATIONS[0].sql).unwrap();
+        db.pragma_update(None, "user_version", 1).unwrap();
+        db.pragma_update(None, "application_id", APPLICATION_ID)
+            .unwrap();
+    }
+    let (file_mode, dir_mode) = if reader.as_nobody {
+        (0o644, 0o755)
+    } else {
+        (0o444, 0o500)
+    };
+    mode(&test.path(), file_mode);
+    mode(test.dir.path(), dir_mode);
+    let before = digest(&test.path());
+    let output = reader
+        .knights(&test.path())
+        .args(["count", "5", "4", "0", "0"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "is read-only: its schema (version 1) cannot be brought up to version {SCHEMA_VERSION}"
+        )),
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1);
+    assert_eq!(digest(&test.path()), before);
+    mode(test.dir.path(), 0o755);
+}
+
 /// A bad answer that lands in the store while a run computes (a race against a bad import):
 /// the run's save of the same question conflicts, and is reported, but every other answer
 /// the run computed is kept.

@@ -96,7 +96,7 @@ pub fn answer_batch(
     let result = batch::answer_queries(
         queries,
         kind,
-        store.as_mut(),
+        store.as_deref_mut(),
         &session.settings(engine),
         &mut |event| report_progress(&bar, event),
     );

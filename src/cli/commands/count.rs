@@ -89,7 +89,7 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
     resolve::check_engines(&questions, &settings)?;
     let mut store = session.store()?;
     let clock = Instant::now();
-    let resolution = resolve::resolve(&questions, store.as_mut(), &settings, &mut |_| {})?;
+    let resolution = resolve::resolve(&questions, store.as_deref_mut(), &settings, &mut |_| {})?;
     let format = Format::from(args.format);
     let exporter = format.exporter();
     let count = resolution.count(&questions[0]);
