@@ -133,6 +133,7 @@ impl Error {
                 | Error::Unsupported(_)
                 | Error::Store(
                     StoreError::NotADatabase { .. }
+                        | StoreError::NotAFile { .. }
                         | StoreError::Foreign { .. }
                         | StoreError::NewerSchema { .. }
                         | StoreError::MissingDirectory { .. }

@@ -24,7 +24,7 @@ use crate::existence::no_tour;
 use crate::graph::MAX_BITSET_SQUARES;
 use crate::memory::MemoryBudget;
 use crate::question::{Question, TourKind};
-use crate::store::{Answer, Store};
+use crate::store::{Answer, Store, StoreError};
 
 /// Answers are saved at least this often while computing.
 const SAVE_INTERVAL: Duration = Duration::from_millis(250);
@@ -552,9 +552,18 @@ enum Message {
     Failed(Question, Error),
 }
 
+/// Saves the answers waiting. They stay waiting when the save fails, to be tried again, except
+/// after a conflict with a stored count: the others are saved then.
 fn save(store: &mut Option<&mut Store>, pending: &mut Vec<Answer>) -> Result<(), Error> {
     if let Some(store) = store.as_deref_mut().filter(|_| !pending.is_empty()) {
-        store.save(pending)?;
+        match store.save(pending) {
+            Ok(_) => {}
+            Err(e @ StoreError::Conflict { .. }) => {
+                pending.clear();
+                return Err(e.into());
+            }
+            Err(e) => return Err(e.into()),
+        }
     }
     pending.clear();
     Ok(())

@@ -1,9 +1,11 @@
 //! What every command shares once the arguments are parsed: where the store is, the memory
 //! budget and the Ctrl-C flag (ripgrep's `HiArgs` plays this part there).
 
+use std::ops::{Deref, DerefMut};
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
+use knights::input::plural;
 use knights::resolve::Settings;
 use knights::store::{self, Store};
 use knights::{CancelFlag, MemoryBudget};
@@ -19,25 +21,76 @@ pub struct Session {
     pub cancel: CancelFlag,
 }
 
+/// An open answer store. One that this user can only read answers all the same; when it is
+/// dropped, one line on standard error says how many computed answers it did not keep.
+pub struct OpenStore(Store);
+
+impl Deref for OpenStore {
+    type Target = Store;
+
+    fn deref(&self) -> &Store {
+        &self.0
+    }
+}
+
+impl DerefMut for OpenStore {
+    fn deref_mut(&mut self) -> &mut Store {
+        &mut self.0
+    }
+}
+
+impl Drop for OpenStore {
+    fn drop(&mut self) {
+        let unsaved = self.0.unsaved();
+        if unsaved > 0 {
+            eprintln!(
+                "warning: the answer store {} is read-only; {unsaved} new {} not saved",
+                self.0.path(),
+                plural(unsaved, "answer was", "answers were")
+            );
+        }
+    }
+}
+
 impl Session {
-    /// The answer store, or `None` with `--no-cache`.
-    pub fn store(&self) -> Result<Option<Store>> {
+    /// The answer store, or `None` with `--no-cache`. It may be read-only: it answers, and
+    /// what is computed is printed but not kept (with a warning).
+    pub fn store(&self) -> Result<Option<OpenStore>> {
         if self.no_cache {
             return Ok(None);
         }
-        self.open_store().map(Some)
+        self.open_store().map(|store| Some(OpenStore(store)))
     }
 
-    /// The answer store, for the commands that exist to use it (`no_cache`: the command's own
-    /// `--no-cache`, given after its name).
+    /// The answer store, for the commands that exist to read it.
     pub fn required_store(&self, command: &str, no_cache: bool) -> Result<Store> {
+        self.refuse_no_cache(command, no_cache)?;
+        self.open_store()
+    }
+
+    /// The answer store, for the commands that exist to fill it: a read-only one is refused.
+    pub fn writable_store(&self, command: &str, no_cache: bool) -> Result<Store> {
+        self.refuse_no_cache(command, no_cache)?;
+        let store = self.open_store()?;
+        if store.is_read_only() {
+            return Err(knights::Error::from(store::StoreError::ReadOnly {
+                path: store.path().to_string(),
+                detail: format!("{command} needs to write to it"),
+            })
+            .into());
+        }
+        Ok(store)
+    }
+
+    fn refuse_no_cache(&self, command: &str, no_cache: bool) -> Result<()> {
+        // `no_cache`: the command's own --no-cache, given after its name.
         if self.no_cache || no_cache {
             return Err(CliError::bad_input(format!(
                 "{command} works on the answer store; --no-cache makes no sense here"
             ))
             .into());
         }
-        self.open_store()
+        Ok(())
     }
 
     fn open_store(&self) -> Result<Store> {

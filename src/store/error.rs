@@ -21,6 +21,23 @@ pub enum StoreError {
         /// Why.
         reason: String,
     },
+    /// The path is not a regular file (a device, a FIFO, a directory, a socket): SQLite would
+    /// create its journal beside it, or block on it.
+    #[error("{path} is {what}, not an answer store file; it was left untouched")]
+    NotAFile {
+        /// The database path.
+        path: String,
+        /// What it is ("a character device").
+        what: &'static str,
+    },
+    /// The store can be read but not written, and what was asked needs to write.
+    #[error("the answer store {path} is read-only: {detail}")]
+    ReadOnly {
+        /// The database path.
+        path: String,
+        /// Why that matters here.
+        detail: String,
+    },
     /// The file is not an SQLite database.
     #[error("{path} is not an SQLite database; it was left untouched")]
     NotADatabase {
@@ -68,14 +85,23 @@ pub enum StoreError {
         source: rusqlite::Error,
     },
     /// A stored count differs from a new answer to the same question.
-    #[error("conflicting answers for {question}: the store has {stored}, the new answer is {new}")]
+    #[error(
+        "conflicting answers for {question}: the store has {stored}, the new answer is {new}{}",
+        match others {
+            0 => String::new(),
+            1 => " (and 1 more conflict)".to_string(),
+            n => format!(" (and {n} more conflicts)"),
+        }
+    )]
     Conflict {
-        /// The question.
+        /// The question (the first one, when there are several).
         question: String,
         /// The stored count.
         stored: String,
         /// The new count.
         new: String,
+        /// How many more answers of the same save conflicted.
+        others: usize,
     },
 }
 

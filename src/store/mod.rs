@@ -6,8 +6,12 @@
 //!   tracked with `PRAGMA user_version`; `PRAGMA application_id` marks the file as ours.
 //! * WAL journal and a busy timeout, so that several `knights` processes can fill one file at
 //!   once; every write is a short `BEGIN IMMEDIATE` transaction.
-//! * A file that is not SQLite, an SQLite file of another program, a damaged or truncated file
-//!   and a file from a newer schema are reported and never written to.
+//! * A path that is not a regular file, a file that is not SQLite, an SQLite file of another
+//!   program, a knights store whose schema is not the one its version gives, a damaged or
+//!   truncated file and a file from a newer schema are reported and never written to: the file
+//!   is identified and its schema checked, reading only, before anything is written.
+//! * A store this process cannot write (a read-only file, directory or mount) is opened for
+//!   reading: it answers what it has, and [`Store::save`] counts what it could not keep.
 //!
 //! This file holds [`Store`] and its queries; `answer.rs` the records that leave the store (no
 //! SQLite in them), `schema.rs` the migrations and their runner, `file.rs` the checks made
@@ -20,10 +24,12 @@ mod file;
 mod schema;
 
 use std::collections::HashMap;
+#[cfg(unix)]
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 use num_bigint::BigUint;
-use rusqlite::{Connection, OpenFlags, OptionalExtension, TransactionBehavior, params};
+use rusqlite::{Connection, MAIN_DB, OpenFlags, OptionalExtension, TransactionBehavior, params};
 
 use crate::board::{Board, Square};
 use crate::question::{Question, TourKind};
@@ -32,7 +38,7 @@ pub use answer::{ANSWER_COLUMNS, Answer, AnswerFilter, ImportReport};
 pub use error::StoreError;
 use error::classify;
 pub use file::BUSY_TIMEOUT;
-use file::{check_directory, inspect_file};
+use file::{can_write, check_directory, check_kind, inspect_file};
 pub use schema::{APPLICATION_ID, MIGRATIONS, Migration, SCHEMA_VERSION};
 
 /// An open answer store.
@@ -40,6 +46,10 @@ pub use schema::{APPLICATION_ID, MIGRATIONS, Migration, SCHEMA_VERSION};
 pub struct Store {
     conn: Connection,
     path: String,
+    /// Opened for reading only: this process cannot write the store.
+    read_only: bool,
+    /// Answers given to [`Store::save`] that a read-only store did not keep.
+    unsaved: usize,
 }
 
 /// The answer store's location when neither `--db` nor `$KNIGHTS_DB` says: `knights/answers.db`
@@ -51,19 +61,39 @@ pub fn default_path() -> Option<PathBuf> {
 impl Store {
     /// Opens (or creates) the store at `path`, checking that the file is a knights store of a
     /// schema this build knows before anything is written to it.
+    ///
+    /// A store this process cannot write (the file, or the directory where SQLite keeps its
+    /// `-wal` and `-shm` files) is opened for reading only, if its schema is up to date: see
+    /// [`Store::is_read_only`].
     pub fn open(path: &Path) -> Result<Store, StoreError> {
         let shown = path.display().to_string();
         check_directory(path, &shown)?;
+        let exists = check_kind(path, &shown)?;
         inspect_file(path, &shown)?;
-        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
-            | OpenFlags::SQLITE_OPEN_CREATE
-            | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-        let conn =
-            Connection::open_with_flags(path, flags).map_err(|e| StoreError::CannotOpen {
-                path: shown.clone(),
-                reason: e.to_string(),
-            })?;
-        let mut store = Store { conn, path: shown };
+        let cannot_open = |e: rusqlite::Error| StoreError::CannotOpen {
+            path: shown.clone(),
+            reason: e.to_string(),
+        };
+        let conn = if can_write(path, exists) {
+            let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
+                | OpenFlags::SQLITE_OPEN_CREATE
+                | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+            Connection::open_with_flags(path, flags).map_err(cannot_open)?
+        } else if exists {
+            open_read_only(path).map_err(cannot_open)?
+        } else {
+            return Err(StoreError::CannotOpen {
+                path: shown,
+                reason: "its directory is not writable".into(),
+            });
+        };
+        let read_only = conn.is_readonly(MAIN_DB).map_err(cannot_open)?;
+        let mut store = Store {
+            conn,
+            path: shown,
+            read_only,
+            unsaved: 0,
+        };
         store.prepare()?;
         Ok(store)
     }
@@ -77,6 +107,8 @@ impl Store {
         let mut store = Store {
             conn,
             path: ":memory:".into(),
+            read_only: false,
+            unsaved: 0,
         };
         store.prepare()?;
         Ok(store)
@@ -85,6 +117,19 @@ impl Store {
     /// The path the store was opened from.
     pub fn path(&self) -> &str {
         &self.path
+    }
+
+    /// True when the store was opened for reading only, because this process cannot write it
+    /// (a read-only file, directory or mount): it answers [`Store::lookup`] and
+    /// [`Store::list`], [`Store::save`] keeps nothing (see [`Store::unsaved`]) and
+    /// [`Store::import`] is refused.
+    pub fn is_read_only(&self) -> bool {
+        self.read_only
+    }
+
+    /// How many answers [`Store::save`] was given that a read-only store could not keep.
+    pub fn unsaved(&self) -> usize {
+        self.unsaved
     }
 
     /// The schema version of the open database.
@@ -156,21 +201,44 @@ impl Store {
     }
 
     /// Saves computed answers in one transaction. An answer the store already has is left as it
-    /// is if the counts agree, and is an error (nothing saved) if they differ. Returns how many
-    /// answers were new.
+    /// is if the counts agree. One whose count differs is not saved, and neither does it keep
+    /// the others from being saved: they are, and then the first such answer is reported
+    /// ([`StoreError::Conflict`], with how many more there were). Returns how many answers
+    /// were new.
+    ///
+    /// A read-only store keeps nothing: it counts the answers in [`Store::unsaved`] and
+    /// returns 0.
     pub fn save(&mut self, answers: &[Answer]) -> Result<usize, StoreError> {
-        let numbered: Vec<(usize, &Answer)> = answers.iter().enumerate().collect();
-        self.insert_all(&numbered).map(|report| report.added)
+        if self.read_only {
+            self.unsaved += answers.len();
+            return Ok(0);
+        }
+        let numbered: Vec<(usize, &Answer)> = answers.iter().map(|a| (0, a)).collect();
+        self.insert_all(&numbered, false).map(|report| report.added)
     }
 
     /// Adds imported answers in one transaction, all or nothing: a conflict with a stored count
-    /// ([`StoreError::Conflict`]) names the answer's line and nothing is written.
+    /// ([`StoreError::Conflict`]) names the answer's line and nothing is written. A read-only
+    /// store refuses ([`StoreError::ReadOnly`]).
     pub fn import(&mut self, answers: &[(usize, Answer)]) -> Result<ImportReport, StoreError> {
+        if self.read_only {
+            return Err(StoreError::ReadOnly {
+                path: self.path.clone(),
+                detail: "nothing can be imported into it".into(),
+            });
+        }
         let numbered: Vec<(usize, &Answer)> = answers.iter().map(|(line, a)| (*line, a)).collect();
-        self.insert_all(&numbered)
+        self.insert_all(&numbered, true)
     }
 
-    fn insert_all(&mut self, answers: &[(usize, &Answer)]) -> Result<ImportReport, StoreError> {
+    /// Inserts `answers` (with their lines in a file, 0 for none) in one transaction. A count
+    /// that differs from the stored one stops everything when `all_or_nothing`; otherwise the
+    /// others are committed before the first conflict is returned.
+    fn insert_all(
+        &mut self,
+        answers: &[(usize, &Answer)],
+        all_or_nothing: bool,
+    ) -> Result<ImportReport, StoreError> {
         let path = self.path.clone();
         let fail = |context, e| classify(&path, context, e);
         let tx = self
@@ -178,6 +246,7 @@ impl Store {
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(|e| fail("starting a write", e))?;
         let mut report = ImportReport::default();
+        let mut conflict: Option<StoreError> = None;
         {
             let mut insert = tx
                 .prepare_cached(
@@ -225,17 +294,29 @@ impl Store {
                     } else {
                         q.to_string()
                     };
-                    return Err(StoreError::Conflict {
+                    let found = StoreError::Conflict {
                         question: place,
                         stored,
                         new: count,
-                    });
+                        others: 0,
+                    };
+                    if all_or_nothing {
+                        return Err(found);
+                    }
+                    match &mut conflict {
+                        Some(StoreError::Conflict { others, .. }) => *others += 1,
+                        _ => conflict = Some(found),
+                    }
+                    continue;
                 }
                 report.already_stored += 1;
             }
         }
         tx.commit().map_err(|e| fail("committing answers", e))?;
-        Ok(report)
+        match conflict {
+            Some(conflict) => Err(conflict),
+            None => Ok(report),
+        }
     }
 
     /// The stored answers that pass `filter`, ordered by board size, board, kind, then board
@@ -306,6 +387,43 @@ impl Store {
     }
 }
 
+/// Opens an existing store that this process cannot write, for reading only.
+///
+/// When nothing but the file holds the store (no write-ahead log with committed transactions,
+/// no rollback journal), it is opened immutable: SQLite then needs no `-shm` file, which it
+/// could not create in a read-only directory, and leaves nothing beside a store it may not
+/// write (a `-wal` or `-shm` owned by this user would stand in the owner's way). Immutable
+/// means unlocked: should the owner write to the store while this process reads it, a read
+/// may fail or miss answers (it is short: the look-ups come first, then the computing).
+/// Otherwise SQLite reads the file with its journal, read-only.
+fn open_read_only(path: &Path) -> rusqlite::Result<Connection> {
+    let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    #[cfg(unix)]
+    if !file::has_pending_journal(path) {
+        return Connection::open_with_flags(
+            immutable_uri(path),
+            flags | OpenFlags::SQLITE_OPEN_URI,
+        );
+    }
+    Connection::open_with_flags(path, flags)
+}
+
+/// `path` as an SQLite URI with `immutable=1` (every byte but the plainest escaped).
+#[cfg(unix)]
+fn immutable_uri(path: &Path) -> PathBuf {
+    use std::os::unix::ffi::{OsStrExt, OsStringExt};
+    let mut uri = b"file:".to_vec();
+    for &byte in path.as_os_str().as_bytes() {
+        if byte.is_ascii_alphanumeric() || b"/._-~".contains(&byte) {
+            uri.push(byte);
+        } else {
+            uri.extend(format!("%{byte:02X}").bytes());
+        }
+    }
+    uri.extend(b"?immutable=1");
+    PathBuf::from(OsString::from_vec(uri))
+}
+
 /// The `WHERE` clause that finds one question's row (it matches the unique index), with the
 /// parameters of [`question_key`].
 macro_rules! question_key_sql {
@@ -372,6 +490,53 @@ mod tests {
             Err(StoreError::Conflict { .. })
         ));
         assert_eq!(store.list(&AnswerFilter::default()).unwrap().len(), 2);
+    }
+
+    /// A conflicting answer in a save keeps none of the others from being saved; it is
+    /// reported after them, with how many more conflicted. An import stays all or nothing.
+    #[test]
+    fn a_conflict_in_a_save_costs_no_other_answer() {
+        let mut store = Store::open_in_memory().unwrap();
+        let board = Board::new(5, 4).unwrap();
+        let corner = Question::from_start(board, Square::new(0, 0), TourKind::Open);
+        let edge = Question::from_start(board, Square::new(0, 1), TourKind::Open);
+        let total = Question::total(board, TourKind::Open);
+        let closed = Question::total(board, TourKind::Closed);
+        store
+            .save(&[
+                Answer::computed(corner, 32u32, "memo", 0.0),
+                Answer::computed(closed, 0u32, "memo", 0.0),
+            ])
+            .unwrap();
+        let result = store.save(&[
+            Answer::computed(edge, 0u32, "memo", 0.0),
+            Answer::computed(corner, 33u32, "memo", 0.0),
+            Answer::computed(total, 164u32, "memo", 0.0),
+            Answer::computed(closed, 2u32, "memo", 0.0),
+        ]);
+        let error = result.unwrap_err();
+        assert!(matches!(error, StoreError::Conflict { others: 1, .. }));
+        assert_eq!(
+            error.to_string(),
+            format!(
+                "conflicting answers for {corner}: the store has 32, the new answer is 33 (and 1 more conflict)"
+            )
+        );
+        let found = store.lookup([&corner, &edge, &total, &closed]).unwrap();
+        assert_eq!(found.len(), 4);
+        assert_eq!(found[&corner].count, BigUint::from(32u32));
+        assert_eq!(found[&total].count, BigUint::from(164u32));
+        assert_eq!(found[&closed].count, BigUint::from(0u32));
+
+        let other = Question::from_start(board, Square::new(1, 1), TourKind::Open);
+        let error = store
+            .import(&[
+                (2, Answer::computed(other, 0u32, "memo", 0.0)),
+                (3, Answer::computed(corner, 31u32, "memo", 0.0)),
+            ])
+            .unwrap_err();
+        assert!(error.to_string().contains(&format!("line 3: {corner}")));
+        assert!(store.lookup([&other]).unwrap().is_empty());
     }
 
     #[test]

@@ -1,7 +1,10 @@
 //! The schema: the migrations of `migrations/` and the runner that applies them, after checking
-//! that the file is a knights store (its application id) of a version this build knows.
+//! that the file is a knights store (its application id) of a version this build knows, whose
+//! schema is the one that version defines.
 
-use rusqlite::TransactionBehavior;
+use std::collections::BTreeMap;
+
+use rusqlite::{Connection, TransactionBehavior};
 
 use super::error::classify;
 use super::file::{BUSY_TIMEOUT, retry_while_busy};
@@ -38,6 +41,94 @@ pub const MIGRATIONS: &[Migration] = &[
 /// The schema version this build writes.
 pub const SCHEMA_VERSION: i64 = MIGRATIONS[MIGRATIONS.len() - 1].version;
 
+/// The tables that only migrations fill: their rows are part of the schema.
+const REFERENCE_TABLES: &[&str] = &["kinds"];
+
+/// The schema objects of a database (SQLite's own left out): name, then type and SQL.
+type Objects = BTreeMap<String, (String, Option<String>)>;
+
+fn schema_objects(conn: &Connection) -> rusqlite::Result<Objects> {
+    let mut stmt =
+        conn.prepare("SELECT name, type, sql FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%'")?;
+    let rows = stmt.query_map([], |row| Ok((row.get(0)?, (row.get(1)?, row.get(2)?))))?;
+    rows.collect()
+}
+
+/// The rows of a reference table, each written out, in order.
+fn table_rows(conn: &Connection, table: &str) -> rusqlite::Result<Vec<String>> {
+    let mut stmt = conn.prepare(&format!("SELECT * FROM \"{table}\""))?;
+    let columns = stmt.column_count();
+    let mut rows: Vec<String> = stmt
+        .query_map([], |row| {
+            (0..columns)
+                .map(|i| {
+                    row.get::<_, rusqlite::types::Value>(i)
+                        .map(|v| format!("{v:?}"))
+                })
+                .collect::<rusqlite::Result<Vec<String>>>()
+                .map(|values| values.join("|"))
+        })?
+        .collect::<rusqlite::Result<_>>()?;
+    rows.sort();
+    Ok(rows)
+}
+
+/// What the migrations give at `version`: its schema objects and the rows of its reference
+/// tables; and the objects of [`SCHEMA_VERSION`]. Built by applying them to a database in
+/// memory, so that it is the migrations themselves that say.
+struct Expected {
+    objects: Objects,
+    rows: BTreeMap<&'static str, Vec<String>>,
+    latest: Objects,
+}
+
+fn expected_schema(version: i64) -> rusqlite::Result<Expected> {
+    let conn = Connection::open_in_memory()?;
+    let snapshot = |conn: &Connection| -> rusqlite::Result<(Objects, BTreeMap<_, _>)> {
+        let objects = schema_objects(conn)?;
+        let mut rows = BTreeMap::new();
+        for table in REFERENCE_TABLES
+            .iter()
+            .filter(|t| objects.contains_key(**t))
+        {
+            rows.insert(*table, table_rows(conn, table)?);
+        }
+        Ok((objects, rows))
+    };
+    let (mut objects, mut rows) = snapshot(&conn)?;
+    for migration in MIGRATIONS {
+        conn.execute_batch(migration.sql)?;
+        if migration.version == version {
+            (objects, rows) = snapshot(&conn)?;
+        }
+    }
+    Ok(Expected {
+        objects,
+        rows,
+        latest: schema_objects(&conn)?,
+    })
+}
+
+/// What in `found` (a knights store's schema at `version`) differs from what the migrations
+/// give, if anything. Objects of the store's owner that no version of the schema has (an
+/// index of their own) are tolerated; an object of a later version is not, since its
+/// migration would fail on it.
+fn schema_fault(found: &Objects, expected: &Objects, latest: &Objects) -> Option<String> {
+    for (name, (kind, sql)) in expected {
+        match found.get(name) {
+            None => return Some(format!("the {kind} {name} is missing")),
+            Some(object) if object != &(kind.clone(), sql.clone()) => {
+                return Some(format!("the {kind} {name} is not that version's"));
+            }
+            Some(_) => {}
+        }
+    }
+    found
+        .iter()
+        .find(|(name, _)| !expected.contains_key(*name) && latest.contains_key(*name))
+        .map(|(name, (kind, _))| format!("it holds the {kind} {name}, which that version has not"))
+}
+
 impl Store {
     /// Identifies the file, then sets the journal mode and brings the schema up to date.
     pub(super) fn prepare(&mut self) -> Result<(), StoreError> {
@@ -45,7 +136,21 @@ impl Store {
             .busy_timeout(BUSY_TIMEOUT)
             .map_err(|e| self.error("setting the busy timeout", e))?;
         let version = self.identify()?;
-        if version < SCHEMA_VERSION {
+        if self.read_only {
+            // Nothing can be written: the store is read as it is, if this build can read it.
+            if version < SCHEMA_VERSION {
+                return Err(StoreError::ReadOnly {
+                    path: self.path.clone(),
+                    detail: if version == 0 {
+                        "it is empty, and cannot be made an answer store".into()
+                    } else {
+                        format!(
+                            "its schema (version {version}) cannot be brought up to version {SCHEMA_VERSION}"
+                        )
+                    },
+                });
+            }
+        } else if version < SCHEMA_VERSION {
             // Changing the journal mode needs the file to itself, and SQLite reports a busy file
             // at once instead of waiting: wait here, as the busy timeout would.
             let mode: String = retry_while_busy(|| {
@@ -67,8 +172,8 @@ impl Store {
         Ok(())
     }
 
-    /// Reads the file's identity without writing: returns its schema version (0 for a new,
-    /// empty database) or the reason it must not be touched.
+    /// Reads the file's identity and checks its schema without writing: returns its schema
+    /// version (0 for a new, empty database) or the reason it must not be touched.
     fn identify(&self) -> Result<i64, StoreError> {
         // One read transaction, so that the three readings come from the same moment even
         // while another process creates the schema.
@@ -95,6 +200,35 @@ impl Store {
                     path: self.path.clone(),
                     found: version,
                     known: SCHEMA_VERSION,
+                });
+            }
+            if version < 0 {
+                return Err(StoreError::Damaged {
+                    path: self.path.clone(),
+                    detail: format!("its schema version is {version}"),
+                });
+            }
+            let found =
+                schema_objects(&snapshot).map_err(|e| self.error("reading the schema", e))?;
+            let expected = expected_schema(version)
+                .map_err(|e| self.error("building the expected schema", e))?;
+            let mut fault = schema_fault(&found, &expected.objects, &expected.latest);
+            for (table, wanted) in &expected.rows {
+                if fault.is_some() {
+                    break;
+                }
+                let rows = table_rows(&snapshot, table)
+                    .map_err(|e| self.error("reading the schema", e))?;
+                if &rows != wanted {
+                    fault = Some(format!(
+                        "its table {table} does not hold that version's rows"
+                    ));
+                }
+            }
+            if let Some(fault) = fault {
+                return Err(StoreError::Damaged {
+                    path: self.path.clone(),
+                    detail: format!("its schema version is {version}, but {fault}"),
                 });
             }
             return Ok(version);

@@ -457,3 +457,630 @@ fn symmetric_questions_share_one_stored_answer() {
     let q = Question::from_start(Board::new(6, 5).unwrap(), Square::new(5, 4), TourKind::Open);
     assert_eq!(q.start, Some(Square::new(0, 0)));
 }
+
+/// The names in a directory, sorted.
+fn listing(dir: &std::path::Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// `--db` naming something that is not a regular file (a directory, a FIFO, a socket, a
+/// device) is refused before SQLite opens it: one line, exit 2, nothing created beside it, and
+/// no wait on a FIFO. A symbolic link to a store is a store.
+#[cfg(unix)]
+#[test]
+fn a_path_that_is_not_a_regular_file_is_refused_and_nothing_is_made_beside_it() {
+    let test = TestStore::new();
+    let dir = test.dir.path();
+    let mut paths = vec![("a directory", dir.join("dir"))];
+    std::fs::create_dir(dir.join("dir")).unwrap();
+    let fifo = dir.join("fifo");
+    if Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success())
+    {
+        paths.push(("a named pipe (FIFO)", fifo));
+    } else {
+        println!("note: mkfifo failed here; the FIFO case is skipped");
+    }
+    let socket = dir.join("socket");
+    let _listener = std::os::unix::net::UnixListener::bind(&socket).unwrap();
+    paths.push(("a socket", socket));
+    // A device of our own (the null device's numbers), never one under /dev.
+    let device = dir.join("zero");
+    let made = Command::new("mknod")
+        .args(["-m", "666"])
+        .arg(&device)
+        .args(["c", "1", "5"])
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if made {
+        paths.push(("a character device", device.clone()));
+        let link = dir.join("link-to-device");
+        std::os::unix::fs::symlink(&device, &link).unwrap();
+        paths.push(("a character device", link));
+    } else {
+        println!("note: mknod is not allowed here (not root?); the device case is skipped");
+    }
+    let before = listing(dir);
+    for (what, path) in &paths {
+        let output = crate::util::knights()
+            .arg("--db")
+            .arg(path)
+            .args(["count", "5", "4", "0", "0"])
+            .timeout(Duration::from_secs(60))
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{what}: {stderr}");
+        assert!(output.stdout.is_empty());
+        assert_eq!(
+            stderr,
+            format!(
+                "error: {} is {what}, not an answer store file; it was left untouched\n",
+                path.display()
+            )
+        );
+        assert_eq!(listing(dir), before, "{what}: something was made beside it");
+    }
+
+    // A symbolic link to a regular file is used as the file.
+    test.knights().args(["count", "3", "4"]).assert().success();
+    let link = dir.join("link.db");
+    std::os::unix::fs::symlink(test.path(), &link).unwrap();
+    crate::util::knights()
+        .arg("--db")
+        .arg(&link)
+        .args(["count", "3", "4", "0", "0", "--stats"])
+        .assert()
+        .success()
+        .stdout("2\n")
+        .stderr(contains("answered from the store"));
+}
+
+/// A file with the knights application id whose schema is not the one its version gives is
+/// refused before anything is written to it: not switched to WAL, not half-migrated.
+#[test]
+fn a_knights_file_with_a_broken_schema_is_refused_untouched() {
+    // Schema version 1, but no tables at all.
+    let test = TestStore::new();
+    {
+        let db = test.sqlite();
+        db.pragma_update(None, "application_id", APPLICATION_ID)
+            .unwrap();
+        db.pragma_update(None, "user_version", 1).unwrap();
+    }
+    refused(
+        &test,
+        "is damaged (its schema version is 1, but the table answers is missing)",
+    );
+
+    // Schema version 0 (nothing made yet), with an `answers` table of someone else's.
+    let test = TestStore::new();
+    {
+        let db = test.sqlite();
+        db.execute_batch("CREATE TABLE answers (question TEXT, answer TEXT)")
+            .unwrap();
+        db.pragma_update(None, "application_id", APPLICATION_ID)
+            .unwrap();
+    }
+    refused(
+        &test,
+        "is damaged (its schema version is 0, but it holds the table answers, which that version has not)",
+    );
+
+    // Schema version 1 whose kinds already hold what the next migration adds.
+    let test = TestStore::new();
+    {
+        let db = test.sqlite();
+        db.execute_batch(MIGRATIONS[0].sql).unwrap();
+        db.execute_batch(MIGRATIONS[1].sql).unwrap();
+        db.pragma_update(None, "application_id", APPLICATION_ID)
+            .unwrap();
+        db.pragma_update(None, "user_version", 1).unwrap();
+    }
+    refused(
+        &test,
+        "is damaged (its schema version is 1, but its table kinds does not hold that version's rows)",
+    );
+
+    // The current version with a changed answers table.
+    let test = TestStore::new();
+    test.knights().args(["count", "3", "4"]).assert().success();
+    test.sqlite()
+        .execute_batch("ALTER TABLE answers ADD COLUMN note TEXT")
+        .unwrap();
+    refused(&test, "but the table answers is not that version's");
+
+    // An index of the owner's own, in no version of the schema, is tolerated.
+    let test = TestStore::new();
+    test.knights().args(["count", "3", "4"]).assert().success();
+    test.sqlite()
+        .execute_batch("CREATE INDEX my_counts ON answers (count)")
+        .unwrap();
+    test.knights()
+        .args(["count", "3", "4", "0", "0"])
+        .assert()
+        .success()
+        .stdout("2\n");
+}
+
+/// The path of the store's write-ahead log.
+fn wal_of(test: &TestStore) -> std::path::PathBuf {
+    let mut wal = test.path().into_os_string();
+    wal.push("-wal");
+    wal.into()
+}
+
+/// Every stored answer, question by question.
+fn stored_answers(path: &std::path::Path) -> std::collections::BTreeMap<String, BigUint> {
+    Store::open(path)
+        .unwrap()
+        .list(&Default::default())
+        .unwrap()
+        .into_iter()
+        .map(|a| (a.question.to_string(), a.count))
+        .collect()
+}
+
+/// The file shorter than its header says, but the missing pages are in its write-ahead log
+/// (what a checkpoint cut short by a full disk leaves): SQLite reads them from there, so the
+/// store opens with every answer. Without the log's pages the file is still refused.
+#[test]
+fn a_store_whose_last_pages_are_still_in_its_wal_opens_with_every_answer() {
+    let test = TestStore::new();
+    test.knights()
+        .args(["precompute", "--max-squares", "12", "--quiet"])
+        .assert()
+        .success();
+    let small = std::fs::metadata(test.path()).unwrap().len();
+    let more = TestStore::new();
+    more.knights()
+        .args(["precompute", "--max-squares", "30", "--quiet"])
+        .assert()
+        .success();
+    let expected = stored_answers(&more.path());
+
+    // Add the answers of up to 30 squares without a checkpoint, and keep the log as it is then.
+    let saved_wal = {
+        let db = test.sqlite();
+        db.pragma_update(None, "wal_autocheckpoint", 0).unwrap();
+        db.execute(
+            "ATTACH ?1 AS more",
+            [more.path().to_str().expect("a UTF-8 temporary path")],
+        )
+        .unwrap();
+        db.execute_batch(
+            "INSERT INTO answers SELECT * FROM more.answers WHERE true ON CONFLICT DO NOTHING;
+             DETACH more;",
+        )
+        .unwrap();
+        std::fs::read(wal_of(&test)).unwrap()
+    };
+    // Closing checkpointed the log into the file. Put back the file as the checkpoint leaves
+    // it when the disk fills: page 1 (the header, with the new size) written, the pages that
+    // make the file grow not; and the log beside it.
+    let full = std::fs::read(test.path()).unwrap();
+    assert!(full.len() as u64 > small + 4096, "the store grew by pages");
+    std::fs::write(test.path(), &full[..small as usize]).unwrap();
+    let header_pages = u32::from_be_bytes(full[28..32].try_into().unwrap()) as u64;
+    assert!(
+        header_pages * 4096 > small,
+        "the header counts more pages than the file holds"
+    );
+
+    // A log whose header does not check out holds nothing: the file is damaged.
+    let mut bad_wal = saved_wal.clone();
+    bad_wal[24] ^= 0xff;
+    std::fs::write(wal_of(&test), &bad_wal).unwrap();
+    let truncated = digest(&test.path());
+    let output = test
+        .knights()
+        .args(["query", "--format", "csv"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("is damaged") && stderr.contains("truncated?"),
+        "{stderr}"
+    );
+    assert_eq!(digest(&test.path()), truncated);
+    assert_eq!(std::fs::read(wal_of(&test)).unwrap(), bad_wal);
+
+    // With the log as it was, everything is there.
+    std::fs::write(wal_of(&test), &saved_wal).unwrap();
+    let output = test
+        .knights()
+        .args(["query", "--format", "csv"])
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&output.stdout).lines().count(),
+        expected.len() + 1
+    );
+    assert_eq!(stored_answers(&test.path()), expected);
+    let integrity: String = test
+        .sqlite()
+        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(integrity, "ok");
+}
+
+/// A tmpfs of our own under a temporary directory, unmounted when dropped.
+struct SmallDisk {
+    dir: tempfile::TempDir,
+}
+
+impl SmallDisk {
+    /// A mounted tmpfs of `size` (as root only); `None` where mounting is not allowed.
+    fn mount(size: &str) -> Option<SmallDisk> {
+        let dir = tempfile::tempdir().unwrap();
+        let mounted = Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
+            .arg(dir.path())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        mounted.then_some(SmallDisk { dir })
+    }
+
+    fn path(&self) -> &std::path::Path {
+        self.dir.path()
+    }
+}
+
+impl Drop for SmallDisk {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg(self.dir.path()).status();
+    }
+}
+
+/// The way it happened: the disk fills while `precompute` saves; once there is room again,
+/// the store opens, and holds every answer SQLite sees in it.
+#[test]
+fn a_store_left_by_a_full_disk_opens_with_every_answer() {
+    let Some(disk) = SmallDisk::mount("2m") else {
+        println!("note: cannot mount a tmpfs here (not root?); the full-disk test is skipped");
+        return;
+    };
+    let db = disk.path().join("answers.db");
+    let mut wal = db.clone().into_os_string();
+    wal.push("-wal");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_knights"))
+        .arg("--db")
+        .arg(&db)
+        .args(["precompute", "--boards", "1x1..6x7", "--quiet"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Once some answers are committed (the log holds more than the schema), fill the disk.
+    let clock = Instant::now();
+    while std::fs::metadata(&wal).map_or(0, |m| m.len()) < 32 + 6 * (24 + 4096)
+        && clock.elapsed() < Duration::from_secs(60)
+    {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let filler = disk.path().join("filler");
+    {
+        use std::io::Write;
+        let mut file = std::fs::File::create(&filler).unwrap();
+        while file.write_all(&[0x55; 4096]).is_ok() {}
+        let _ = file.sync_all();
+    }
+    let clock = Instant::now();
+    while child.try_wait().unwrap().is_none() && clock.elapsed() < Duration::from_secs(120) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = child.kill();
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    std::fs::remove_file(&filler).unwrap();
+    if output.status.success() {
+        println!("note: the precompute finished before the disk was full");
+    } else {
+        assert!(stderr.contains("full"), "{stderr}");
+    }
+    let file = std::fs::read(&db).unwrap();
+    let header_pages = u32::from_be_bytes(file[28..32].try_into().unwrap()) as usize;
+    if header_pages * 4096 <= file.len() {
+        println!("note: the checkpoint was not cut short this time");
+    }
+
+    // knights opens it and lists every answer; SQLite itself then agrees.
+    let output = crate::util::knights()
+        .arg("--db")
+        .arg(&db)
+        .args(["query", "--format", "csv"])
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let listed = String::from_utf8_lossy(&output.stdout).lines().count() - 1;
+    assert!(listed > 0, "answers were saved before the disk filled");
+    let sqlite = rusqlite::Connection::open(&db).unwrap();
+    let rows: i64 = sqlite
+        .query_row("SELECT count(*) FROM answers", [], |r| r.get(0))
+        .unwrap();
+    let integrity: String = sqlite
+        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+        .unwrap();
+    drop(sqlite);
+    assert_eq!(integrity, "ok");
+    assert_eq!(listed as i64, rows);
+    let mut recounter = Recounter::default();
+    for answer in Store::open(&db).unwrap().list(&Default::default()).unwrap() {
+        if answer.question.board.squares() <= 30 {
+            assert_eq!(
+                answer.count,
+                recounter.count(&answer.question),
+                "{}",
+                answer.question
+            );
+        }
+    }
+}
+
+/// How to run `knights` as a user who cannot write what the tests make: nobody (through
+/// `setpriv`) when the tests run as root, since root writes anywhere; else this very user,
+/// once the write permissions are taken away. `None` where neither can be done.
+#[cfg(unix)]
+struct Reader {
+    as_nobody: bool,
+}
+
+#[cfg(unix)]
+impl Reader {
+    const NOBODY: [&'static str; 3] = ["--reuid=65534", "--regid=65534", "--clear-groups"];
+
+    fn new(dir: &std::path::Path) -> Option<Reader> {
+        let root = Command::new("id")
+            .arg("-u")
+            .output()
+            .is_ok_and(|o| o.stdout.trim_ascii() == b"0");
+        if !root {
+            return Some(Reader { as_nobody: false });
+        }
+        // Nobody must reach the binary and the test's directory.
+        use std::os::unix::fs::PermissionsExt;
+        let reachable = dir
+            .ancestors()
+            .skip(1)
+            .all(|a| std::fs::metadata(a).is_ok_and(|m| m.permissions().mode() & 0o001 != 0));
+        let runs = Command::new("setpriv")
+            .args(Self::NOBODY)
+            .arg(env!("CARGO_BIN_EXE_knights"))
+            .arg("--version")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        (reachable && runs).then_some(Reader { as_nobody: true })
+    }
+
+    fn knights(&self, db: &std::path::Path) -> Command {
+        let mut cmd = if self.as_nobody {
+            let mut cmd = Command::new("setpriv");
+            cmd.args(Self::NOBODY).arg(env!("CARGO_BIN_EXE_knights"));
+            cmd
+        } else {
+            Command::new(env!("CARGO_BIN_EXE_knights"))
+        };
+        cmd.arg("--db").arg(db);
+        cmd
+    }
+}
+
+/// A store the user can read but not write (a read-only file; a directory where SQLite cannot
+/// make its `-wal` and `-shm`): cached answers are served, new ones are printed with one
+/// warning that they were not saved, the commands that exist to write refuse in one line, and
+/// nothing is changed or left beside the store.
+#[cfg(unix)]
+#[test]
+fn a_store_the_user_cannot_write_still_answers() {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |path: &std::path::Path, mode: u32| {
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap()
+    };
+    let probe = TestStore::new();
+    let Some(reader) = Reader::new(probe.dir.path()) else {
+        println!("note: no user here who cannot write (root without setpriv?); skipped");
+        return;
+    };
+    // (what keeps the reader from writing, file mode, directory mode) as nobody or as this user.
+    let cases = if reader.as_nobody {
+        [("file", 0o644, 0o777), ("directory", 0o666, 0o755)]
+    } else {
+        [("file", 0o444, 0o700), ("directory", 0o666, 0o500)]
+    };
+    for (what, file_mode, dir_mode) in cases {
+        let test = TestStore::new();
+        let dir = test.dir.path();
+        test.knights()
+            .args(["precompute", "--max-squares", "20", "--quiet"])
+            .assert()
+            .success();
+        let export = dir.join("export.csv");
+        test.knights()
+            .args(["export", "--output"])
+            .arg(&export)
+            .assert()
+            .success();
+        mode(&export, 0o644);
+        mode(&test.path(), file_mode);
+        mode(dir, dir_mode);
+        let before = digest(&test.path());
+        let files = listing(dir);
+        let shown = test.path().display().to_string();
+        let run = |args: &[&str]| reader.knights(&test.path()).args(args).output().unwrap();
+
+        let cached = run(&["count", "5", "4", "0", "0"]);
+        let stderr = String::from_utf8_lossy(&cached.stderr);
+        assert!(cached.status.success(), "{what}: {stderr}");
+        assert_eq!(String::from_utf8_lossy(&cached.stdout), "32\n");
+        assert_eq!(stderr, "");
+
+        let new = run(&["count", "5", "5", "2", "2"]);
+        let stderr = String::from_utf8_lossy(&new.stderr);
+        assert!(new.status.success(), "{what}: {stderr}");
+        assert_eq!(String::from_utf8_lossy(&new.stdout), "64\n");
+        assert_eq!(
+            stderr,
+            format!("warning: the answer store {shown} is read-only; 1 new answer was not saved\n")
+        );
+
+        let table = run(&["count", "5", "6", "--total"]);
+        assert!(table.status.success(), "{what}");
+        assert!(
+            String::from_utf8_lossy(&table.stderr)
+                .ends_with("read-only; 10 new answers were not saved\n"),
+            "{}",
+            String::from_utf8_lossy(&table.stderr)
+        );
+
+        let listed = run(&["query", "--board", "4x5"]);
+        assert!(listed.status.success(), "{what}");
+        assert!(String::from_utf8_lossy(&listed.stdout).contains("164"));
+
+        for (args, command) in [
+            (vec!["precompute", "--max-squares", "25"], "precompute"),
+            (vec!["import", export.to_str().unwrap()], "import"),
+        ] {
+            let output = run(&args);
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            assert_eq!(output.status.code(), Some(1), "{what}: {stderr}");
+            assert!(output.stdout.is_empty());
+            assert_eq!(
+                stderr,
+                format!(
+                    "error: the answer store {shown} is read-only: {command} needs to write to it\n"
+                )
+            );
+        }
+
+        assert_eq!(
+            digest(&test.path()),
+            before,
+            "{what}: the store was changed"
+        );
+        assert_eq!(
+            listing(dir),
+            files,
+            "{what}: files were left beside the store"
+        );
+        mode(dir, 0o755);
+        mode(&test.path(), 0o644);
+    }
+
+    // A read-only store of an older schema cannot be brought up to date: a clear line.
+    let test = TestStore::new();
+    {
+        let db = test.sqlite();
+        db.execute_batch(MIGRATIONS[0].sql).unwrap();
+        db.pragma_update(None, "user_version", 1).unwrap();
+        db.pragma_update(None, "application_id", APPLICATION_ID)
+            .unwrap();
+    }
+    let (file_mode, dir_mode) = if reader.as_nobody {
+        (0o644, 0o755)
+    } else {
+        (0o444, 0o500)
+    };
+    mode(&test.path(), file_mode);
+    mode(test.dir.path(), dir_mode);
+    let before = digest(&test.path());
+    let output = reader
+        .knights(&test.path())
+        .args(["count", "5", "4", "0", "0"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "is read-only: its schema (version 1) cannot be brought up to version {SCHEMA_VERSION}"
+        )),
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1);
+    assert_eq!(digest(&test.path()), before);
+    mode(test.dir.path(), 0o755);
+}
+
+/// A bad answer that lands in the store while a run computes (a race against a bad import):
+/// the run's save of the same question conflicts, and is reported, but every other answer
+/// the run computed is kept.
+#[test]
+fn a_conflict_while_computing_costs_no_other_answer() {
+    use knights::resolve::{Progress, Settings, resolve};
+    let test = TestStore::new();
+    let mut store = Store::open(&test.path()).unwrap();
+    let boards = knights::precompute::BoardSelection {
+        max_squares: Some(24),
+        ..Default::default()
+    }
+    .boards()
+    .unwrap();
+    let questions = knights::precompute::questions(&boards, TourKind::Open);
+    let path = test.path();
+    let mut computed = Vec::new();
+    let mut planted: Option<knights::store::Answer> = None;
+    let result = resolve(
+        &questions,
+        Some(&mut store),
+        &Settings::default(),
+        &mut |event| {
+            if let Progress::Computed(answer) = event {
+                computed.push(answer.clone());
+                // Another process stores a wrong count for the first answer with tours.
+                if planted.is_none() && answer.count > BigUint::from(0u32) {
+                    let mut wrong = answer.clone();
+                    wrong.count += 1u32;
+                    Store::open(&path).unwrap().save(&[wrong.clone()]).unwrap();
+                    planted = Some(wrong);
+                }
+            }
+        },
+    );
+    let planted = planted.expect("some answer has tours");
+    let message = result.unwrap_err().to_string();
+    assert_eq!(
+        message,
+        format!(
+            "conflicting answers for {}: the store has {}, the new answer is {}",
+            planted.question,
+            planted.count,
+            planted.count.clone() - 1u32
+        )
+    );
+    let stored = stored_answers(&test.path());
+    assert!(computed.len() > 1);
+    for answer in &computed {
+        let expected = if answer.question == planted.question {
+            &planted.count
+        } else {
+            &answer.count
+        };
+        assert_eq!(
+            stored.get(&answer.question.to_string()),
+            Some(expected),
+            "{} was lost",
+            answer.question
+        );
+    }
+}

@@ -130,9 +130,13 @@ pub fn answer_batch(
     }
     let mut store = session.store()?;
     let bar = WorkBar::new(quiet, &session.cancel);
-    let result = batch::answer_queries(queries, kind, store.as_mut(), &settings, &mut |event| {
-        bar.report(event)
-    });
+    let result = batch::answer_queries(
+        queries,
+        kind,
+        store.as_deref_mut(),
+        &settings,
+        &mut |event| bar.report(event),
+    );
     drop(bar);
     let answers = result?;
     for note in &answers.notes {

@@ -90,7 +90,7 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
     let mut store = session.store()?;
     let clock = Instant::now();
     let bar = WorkBar::new(false, &session.cancel);
-    let resolution = resolve::resolve(&questions, store.as_mut(), &settings, &mut |event| {
+    let resolution = resolve::resolve(&questions, store.as_deref_mut(), &settings, &mut |event| {
         bar.report(event)
     });
     drop(bar);

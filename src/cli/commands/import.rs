@@ -36,7 +36,7 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
         None => ExchangeFormat::from_file_name(&name),
     };
     let answers = exchange::read_answers(&text, format).map_err(|e| in_file(&name, e))?;
-    let mut store = session.required_store("import", args.unused.no_cache)?;
+    let mut store = session.writable_store("import", args.unused.no_cache)?;
     let report = exchange::import(&mut store, &answers).map_err(|e| in_file(&name, e))?;
     eprintln!(
         "imported {} new answers from {name} ({} already stored) into {}",

@@ -52,7 +52,7 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
     };
     let boards = selection.boards()?;
     let questions = precompute::questions(&boards, args.kind.kind());
-    let mut store = session.required_store("precompute", args.unused.no_cache)?;
+    let mut store = session.writable_store("precompute", args.unused.no_cache)?;
     let bar = progress_bar(args.quiet);
     let clock = Instant::now();
     let mut computed = 0usize;

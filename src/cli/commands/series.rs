@@ -59,7 +59,7 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
         args.rows,
         args.cols.clone(),
         kind,
-        store.as_mut(),
+        store.as_deref_mut(),
         &settings,
         &mut |row| {
             bar.inc(1);
