@@ -4,14 +4,15 @@
 //! parallel (rayon), one task per question, and every answer is saved as it arrives, in short
 //! transactions: an interrupted run keeps everything it finished. An open board total comes from
 //! the frontier engine, or is the weighted sum of the board's start counts when the memo engine
-//! (or the reference) counts them.
+//! (or the reference) counts them: then it is recorded with the engine `sum`, never as the
+//! memo engine's, and its source names the engines and sources of the starts (some of which
+//! may have been imported).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use num_bigint::BigUint;
-use num_traits::Zero;
 use rayon::prelude::*;
 
 use crate::board::Square;
@@ -23,7 +24,7 @@ use crate::error::Error;
 use crate::existence::no_tour;
 use crate::memory::MemoryBudget;
 use crate::question::{Question, TourKind};
-use crate::store::{Answer, Store};
+use crate::store::{Answer, SUM, Store};
 
 /// Answers are saved at least this often while computing.
 const SAVE_INTERVAL: Duration = Duration::from_millis(250);
@@ -172,7 +173,20 @@ impl Resolution {
             .iter()
             .filter(|q| self.from_store.contains(q))
             .count();
-        let engine = &self.answers[&questions[0]].engine;
+        let first = &self.answers[&questions[0]];
+        let mut engine = first.engine.as_str();
+        let mut added_up = "";
+        if engine == SUM {
+            // The engine that counted the starts this total is the sum of.
+            added_up = "added up from its starts, ";
+            engine = self
+                .answers
+                .values()
+                .filter(|a| a.question.board == first.question.board && a.question.start.is_some())
+                .map(|a| a.engine.as_str())
+                .find(|e| *e != THEOREM)
+                .unwrap_or(THEOREM);
+        }
         let figures = self.engine_stats;
         if stored == questions.len() {
             "answered from the store".to_string()
@@ -193,7 +207,7 @@ impl Resolution {
         } else {
             let m = figures.memo;
             format!(
-                "computed by the {engine} engine ({} states solved, {} table hits, {} states pruned, {} table entries, {:.1} MiB{})",
+                "{added_up}computed by the {engine} engine ({} states solved, {} table hits, {} states pruned, {} table entries, {:.1} MiB{})",
                 m.states_solved,
                 m.table_hits,
                 m.states_pruned,
@@ -314,18 +328,18 @@ pub fn resolve(
         if starts.iter().any(|(start, _)| !known.contains_key(start)) {
             continue;
         }
-        let mut sum = BigUint::zero();
-        let mut seconds = 0.0;
-        let mut engine = THEOREM;
-        for (start, weight) in starts {
-            let answer = &known[&start];
-            sum += &answer.count * weight;
-            seconds += answer.seconds;
-            if answer.engine != THEOREM {
-                engine = &answer.engine;
-            }
-        }
-        totals.push(Answer::computed(*question, sum, engine, seconds));
+        let inputs: Vec<(&Answer, u64)> = starts
+            .iter()
+            .map(|(start, weight)| (&known[start], *weight))
+            .collect();
+        let total = if inputs.iter().all(|(answer, _)| answer.engine == THEOREM)
+            && no_tour(question.board, question.kind, None).is_some()
+        {
+            Answer::computed(*question, 0u32, THEOREM, 0.0)
+        } else {
+            Answer::sum_of_starts(*question, &inputs)
+        };
+        totals.push(total);
     }
     if let Some(store) = store {
         store.save(&totals)?;

@@ -34,7 +34,7 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
     };
     let answers = exchange::read_answers(&text, format).map_err(|e| in_file(&name, e))?;
     let mut store = session.required_store("import")?;
-    let report = exchange::import(&mut store, &answers).map_err(|e| in_file(&name, e))?;
+    let report = exchange::import(&mut store, &answers, &name).map_err(|e| in_file(&name, e))?;
     eprintln!(
         "imported {} new answers from {name} ({} already stored) into {}",
         report.added,
