@@ -7,13 +7,20 @@
 //!
 //! Every record must be a canonical question (board with `rows <= cols`, start the least square
 //! of its orbit, or no start for a board total), of a known kind and engine, with an exact count
-//! in decimal digits. Records for the same question must agree, and a board total must equal the
-//! sum of its starts when the file holds them all. The first problem is reported with its line.
+//! in decimal digits that passes the checks of [`crate::trust`] (theorems, parity, the bound of
+//! the board), a time that exists and a believable number of seconds. Records for the same
+//! question must agree, and a board total must equal the sum of its starts when the file holds
+//! them all (and be at least the sum of those it holds). The first problem is reported with its
+//! line. What needs the store or the engines (conflicts, totals against stored starts, recounts)
+//! is checked by [`crate::verify::check_import`].
+//!
+//! The `source` column (where the answer came from) is optional: exports of older versions have
+//! none. Their open totals under the memo engine or the reference were sums of their starts
+//! (neither engine counts a total) and are read with the engine `sum`.
 
 use std::collections::HashMap;
 
 use num_bigint::BigUint;
-use num_traits::Zero;
 use serde_json::Value;
 
 use crate::board::{Board, Square};
@@ -22,6 +29,7 @@ use crate::existence::no_tour;
 use crate::input::InputError;
 use crate::question::{Question, TourKind};
 use crate::store::{ANSWER_COLUMNS, Answer, ImportReport, SUM, Store, StoreError};
+use crate::trust;
 
 /// Engines whose answers are accepted (`theorem`: a zero decided by an existence theorem;
 /// `sum`: an open board total added up from its starts).
@@ -290,11 +298,6 @@ fn answer_from_fields(fields: &Fields, line: usize) -> Result<Answer, InputError
     let count: BigUint = count_text
         .parse()
         .map_err(|_| err(format!("count '{count_text}' is not a whole number")))?;
-    if kind == TourKind::Closed && count.bit(0) {
-        return Err(err(format!(
-            "a directed count of closed tours is even (each cycle in both directions), not {count}"
-        )));
-    }
     let engine = text("engine")?;
     if !KNOWN_ENGINES.contains(&engine) {
         return Err(err(format!(
@@ -314,18 +317,16 @@ fn answer_from_fields(fields: &Fields, line: usize) -> Result<Answer, InputError
         }
         engine => engine,
     };
-    match no_tour(board, kind, start) {
-        Some(reason) if !count.is_zero() => {
-            return Err(err(format!(
-                "count {count} contradicts a theorem: {reason}"
-            )));
-        }
-        None if engine == "theorem" => {
-            return Err(err(format!(
-                "engine 'theorem' only answers zeros that a theorem decides, and none applies to {kind} tours on {board}"
-            )));
-        }
-        _ => {}
+    let question = Question { board, kind, start };
+    if let Err(why) = trust::check_count(&question, &count) {
+        return Err(err(format!(
+            "{question}: count {count} cannot be right: {why}"
+        )));
+    }
+    if engine == "theorem" && no_tour(board, kind, start).is_none() {
+        return Err(err(format!(
+            "engine 'theorem' only answers zeros that a theorem decides, and none applies to {kind} tours on {board}"
+        )));
     }
     let version = text("version")?;
     let seconds = seconds_in_range(text("seconds")?).map_err(err)?;
@@ -341,7 +342,7 @@ fn answer_from_fields(fields: &Fields, line: usize) -> Result<Answer, InputError
         Some(source) => source.to_string(),
     };
     Ok(Answer {
-        question: Question { board, kind, start },
+        question,
         count,
         engine: engine.to_string(),
         version: version.to_string(),
@@ -462,18 +463,18 @@ fn check_consistency(answers: &[(usize, Answer)]) -> Result<(), InputError> {
         .filter(|(_, a)| a.question.kind == TourKind::Open && a.question.start.is_none())
     {
         let q = answer.question;
-        let mut sum = Some(BigUint::zero());
-        for (start, weight) in Question::starts_of_board(q.board, q.kind) {
-            sum = match (sum, seen.get(&start)) {
-                (Some(sum), Some(&(_, count))) => Some(sum + count * weight),
-                _ => None,
+        let (sum, complete) =
+            trust::starts_sum(q.board, |start| seen.get(start).map(|&(_, count)| count));
+        if trust::check_total(&answer.count, &sum, complete).is_err() {
+            let starts = if complete {
+                "its starts in this file add up to"
+            } else {
+                "the starts of it in this file already add up to more:"
             };
-        }
-        if let Some(sum) = sum.filter(|sum| *sum != answer.count) {
             return Err(InputError::at(
                 *line,
                 format!(
-                    "the total of {} is {}, but its starts in this file add up to {sum}",
+                    "the total of {} is {}, but {starts} {sum}",
                     q.board, answer.count
                 ),
             ));
@@ -549,7 +550,7 @@ mod tests {
             ("3,4,open,1,0,4,memo", "line 3: malformed CSV"),
             (
                 "3,5,open,0,0,4,memo,0.1.0,0,2026-11-29T14:28:00Z",
-                "line 3: count 4 contradicts a theorem: no open tour on 3x5",
+                "line 3: open tours of 3x5 from (0, 0): count 4 cannot be right: expected 0 (no open tour on 3x5",
             ),
             (
                 "3,4,open,1,0,4,theorem,0.1.0,0,2026-11-29T14:28:00Z",
@@ -561,11 +562,63 @@ mod tests {
             ),
             (
                 "6,6,closed,,,9863,memo,0.1.0,0,2026-11-29T14:28:00Z",
-                "line 3: a directed count of closed tours is even",
+                "line 3: closed tours of 6x6 (directed board total): count 9863 cannot be right: expected an even number",
             ),
             (
-                "3,4,open,,,17,memo,0.1.0,0,2026-11-29T14:28:00Z\n3,4,open,1,0,4,memo,0.1.0,0,2026-11-29T14:28:00Z\n3,4,open,0,1,0,memo,0.1.0,0,2026-11-29T14:28:00Z\n3,4,open,1,1,0,memo,0.1.0,0,2026-11-29T14:28:00Z",
-                "line 3: the total of 3x4 is 17, but its starts in this file add up to 16",
+                "3,4,open,,,18,memo,0.1.0,0,2026-11-29T14:28:00Z\n3,4,open,1,0,4,memo,0.1.0,0,2026-11-29T14:28:00Z\n3,4,open,0,1,0,memo,0.1.0,0,2026-11-29T14:28:00Z\n3,4,open,1,1,0,memo,0.1.0,0,2026-11-29T14:28:00Z",
+                "line 3: the total of 3x4 is 18, but its starts in this file add up to 16",
+            ),
+            (
+                "3,4,open,,,4,memo,0.1.0,0,2026-11-29T14:28:00Z\n3,4,open,1,0,4,memo,0.1.0,0,2026-11-29T14:28:00Z",
+                "line 3: the total of 3x4 is 4, but the starts of it in this file already add up to more: 16",
+            ),
+            (
+                "5,5,open,,,1729,memo,0.1.0,0,2026-11-29T14:28:00Z",
+                "line 3: open tours of 5x5 (directed board total): count 1729 cannot be right: expected an even number (a directed board total counts every open tour once in each direction",
+            ),
+            (
+                "5,5,open,0,0,123456789012345678901234567890123456789,memo,0.1.0,0,2026-11-29T14:28:00Z",
+                "line 3: open tours of 5x5 from (0, 0): count 123456789012345678901234567890123456789 cannot be right: expected at most ",
+            ),
+            (
+                "3,4,open,1,0,4,sum,0.1.0,0,2026-11-29T14:28:00Z",
+                "line 3: engine 'sum' (the sum of a board's starts) only answers open board totals",
+            ),
+            (
+                "3,4,open,1,0,4,memo,0.1.0,1e308,2026-11-29T14:28:00Z",
+                "line 3: seconds '1e308' is out of range",
+            ),
+            (
+                "3,4,open,1,0,4,memo,0.1.0,NaN,2026-11-29T14:28:00Z",
+                "line 3: seconds 'NaN' is not a number of seconds",
+            ),
+            (
+                "3,4,open,1,0,4,memo,0.1.0,-0.5,2026-11-29T14:28:00Z",
+                "line 3: seconds '-0.5' is not a number of seconds",
+            ),
+            (
+                "3,4,open,1,0,4,memo,0.1.0,inf,2026-11-29T14:28:00Z",
+                "line 3: seconds 'inf' is not a number of seconds",
+            ),
+            (
+                "3,4,open,1,0,4,memo,0.1.0,0,9999-99-99T99:99:99Z",
+                "line 3: computed_at '9999-99-99T99:99:99Z' is not a real time: the month is not 01 to 12",
+            ),
+            (
+                "3,4,open,1,0,4,memo,0.1.0,0,2026-02-29T00:00:00Z",
+                "line 3: computed_at '2026-02-29T00:00:00Z' is not a real time: the day is not in that month",
+            ),
+            (
+                "3,4,open,1,0,4,memo,0.1.0,0,2026-11-29T24:00:00Z",
+                "line 3: computed_at '2026-11-29T24:00:00Z' is not a real time: the hour",
+            ),
+            (
+                "3,4,open,1,0,4,memo,0.1.0,0,1969-12-31T23:59:59Z",
+                "line 3: computed_at '1969-12-31T23:59:59Z' is not a real time: the year is before 1970",
+            ),
+            (
+                "3,4,open,1,0,4,memo,0.1.0,0,9999-12-31T23:59:59Z",
+                "line 3: computed_at '9999-12-31T23:59:59Z' is in the future",
             ),
         ];
         for (row, expected) in cases {
@@ -577,6 +630,35 @@ mod tests {
                 .unwrap_err()
                 .to_string()
                 .contains("the header must be")
+        );
+    }
+
+    #[test]
+    fn dates_and_seconds_in_range_are_read() {
+        assert_eq!(seconds_in_range("-0"), Ok(0.0));
+        assert_eq!(seconds_in_range("12.5"), Ok(12.5));
+        assert!(check_utc_timestamp("2024-02-29T23:59:59Z").is_ok());
+        assert!(check_utc_timestamp("1970-01-01T00:00:00Z").is_ok());
+        assert_eq!(days_from_civil(1970, 1, 1), 0);
+        assert_eq!(days_from_civil(2000, 3, 1), 11017);
+    }
+
+    #[test]
+    fn sources_are_read_and_old_exports_have_none() {
+        let new = "rows,cols,kind,row,col,count,engine,version,seconds,computed_at,source\n\
+                   3,4,open,,,16,sum,0.1.0,0,2026-11-29T14:28:00Z,\"sum of starts (memo, computed)\"\n\
+                   3,4,open,0,0,2,memo,0.1.0,0,2026-11-29T14:28:00Z,computed\n";
+        let answers = read_answers(new, ExchangeFormat::Csv).unwrap();
+        assert_eq!(answers[0].1.source, "sum of starts (memo, computed)");
+        assert_eq!(answers[1].1.source, "computed");
+        // An old export: no source, and a total under the memo engine is a sum of starts.
+        let old = csv("3,4,open,,,16,memo,0.1.0,0,2026-11-29T14:28:00Z\n").unwrap();
+        assert_eq!(old[0].1.source, "");
+        assert_eq!(old[0].1.engine, SUM);
+        assert_eq!(imported_source("a.csv", ""), "imported from a.csv");
+        assert_eq!(
+            imported_source("a.csv", "computed"),
+            "imported from a.csv (computed)"
         );
     }
 

@@ -10,6 +10,8 @@
 //! * [`existence`]: the theorems that decide when no tour exists (the colour rule among them);
 //!   [`store`]: the SQLite answer store (`store/`: the records, the schema, the file checks),
 //!   which returns only its own [`store::StoreError`].
+//! * [`trust`]: what any count must satisfy — the theorems, parity, a bound from the board's
+//!   moves, totals equal to the sum of their starts — checked wherever a count is believed.
 //! * [`error`]: the library's [`Error`], which wraps the board's, the input's and the store's
 //!   errors.
 //! * [`cancel`]: stopping long work cleanly (Ctrl-C); [`memory`]: the memory budget of the
@@ -42,6 +44,7 @@ pub mod resolve;
 pub mod series;
 pub mod store;
 pub mod tour;
+pub mod trust;
 
 pub use board::{Board, CanonicalStart, Square, Symmetry};
 pub use cancel::CancelFlag;
