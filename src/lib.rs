@@ -23,6 +23,8 @@
 //! * [`output`]: writing answers as text tables, JSON, CSV or SVG pictures; [`exchange`]: the
 //!   export file format read back (import), checked record by record before the store sees it.
 //! * [`resolve`]: answering questions from the store or by computing them.
+//! * [`verify`]: checking what an import would add and what the store holds — the checks of
+//!   [`trust`], the engines' reach, and recounts by the engines.
 //! * [`batch`]: answering lists of queries in input order; [`series`]: tables of board totals,
 //!   `ROWS × n` for a range of `n`; [`precompute`]: choosing boards to fill the store with.
 #![deny(missing_docs)]
@@ -45,6 +47,7 @@ pub mod series;
 pub mod store;
 pub mod tour;
 pub mod trust;
+pub mod verify;
 
 pub use board::{Board, CanonicalStart, Square, Symmetry};
 pub use cancel::CancelFlag;

@@ -25,6 +25,7 @@ use crate::existence::no_tour;
 use crate::memory::MemoryBudget;
 use crate::question::{Question, TourKind};
 use crate::store::{Answer, SUM, Store};
+use crate::trust::{self, Contradiction};
 
 /// Answers are saved at least this often while computing.
 const SAVE_INTERVAL: Duration = Duration::from_millis(250);
@@ -274,6 +275,23 @@ pub fn resolve(
         .filter(|q| known.contains_key(q))
         .copied()
         .collect();
+    // The store's totals of small boards are checked against their stored starts, too.
+    if let Some(store) = store.as_deref() {
+        let starts: Vec<Question> = from_store
+            .iter()
+            .filter(|q| {
+                q.kind == TourKind::Open
+                    && q.start.is_none()
+                    && q.board.squares() <= crate::graph::MAX_BITSET_SQUARES
+            })
+            .flat_map(|q| Question::starts_of_board(q.board, q.kind))
+            .map(|(start, _)| start)
+            .filter(|start| !known.contains_key(start))
+            .collect();
+        known.extend(store.lookup(&starts)?);
+    }
+    let path = store.as_deref().map(|s| s.path().to_string());
+    check_stored(path.as_deref(), known.values(), &known)?;
 
     // What to compute: the missing questions, except open totals that are sums of starts,
     // for which every start is needed instead (some may be stored).
@@ -298,7 +316,9 @@ pub fn resolve(
             .filter(|q| !known.contains_key(q))
             .copied()
             .collect();
-        known.extend(store.lookup(&missing)?);
+        let found = store.lookup(&missing)?;
+        check_stored(path.as_deref(), found.values(), &known)?;
+        known.extend(found);
     }
     for (question, engine) in extra {
         if !known.contains_key(&question) {
@@ -306,6 +326,7 @@ pub fn resolve(
         }
     }
 
+    let stored: HashSet<Question> = known.keys().copied().collect();
     progress(Progress::Planned {
         questions: to_compute.len(),
     });
@@ -348,11 +369,59 @@ pub fn resolve(
         known.insert(total.question, total);
     }
     let engine_stats = computing?;
+    // A table asked with its total: the total and its starts must agree, whichever of them the
+    // store gave (the engines' counts agree with each other).
+    for total in asked
+        .iter()
+        .filter(|q| q.kind == TourKind::Open && q.start.is_none())
+    {
+        let starts = Question::starts_of_board(total.board, total.kind);
+        if std::iter::once(total)
+            .chain(starts.iter().map(|(start, _)| start))
+            .any(|q| stored.contains(q))
+        {
+            let (sum, complete) =
+                trust::starts_sum(total.board, |q| known.get(q).map(|a| &a.count));
+            let answer = &known[total];
+            if let Err(why) = trust::check_total(&answer.count, &sum, complete) {
+                return Err(untrusted(path.as_deref(), answer, why));
+            }
+        }
+    }
     Ok(Resolution {
         answers: known,
         from_store,
         engine_stats,
     })
+}
+
+/// Checks answers that came from the store before they are served: each against the theorems,
+/// parity and the bound ([`trust::check_count`]), and an open total against the starts that
+/// `known` has.
+fn check_stored<'a>(
+    path: Option<&str>,
+    stored: impl Iterator<Item = &'a Answer>,
+    known: &HashMap<Question, Answer>,
+) -> Result<(), Error> {
+    for answer in stored {
+        let q = answer.question;
+        trust::check_count(&q, &answer.count).map_err(|why| untrusted(path, answer, why))?;
+        if q.kind == TourKind::Open && q.start.is_none() {
+            let (sum, complete) = trust::starts_sum(q.board, |s| known.get(s).map(|a| &a.count));
+            trust::check_total(&answer.count, &sum, complete)
+                .map_err(|why| untrusted(path, answer, why))?;
+        }
+    }
+    Ok(())
+}
+
+fn untrusted(path: Option<&str>, answer: &Answer, why: Contradiction) -> Error {
+    Error::Untrusted {
+        store: path.unwrap_or("the answer store").to_string(),
+        question: answer.question.to_string(),
+        stored: answer.count.to_string(),
+        why: why.to_string(),
+    }
 }
 
 /// Computes `questions` in parallel, one task per question, saving answers as they arrive.

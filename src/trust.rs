@@ -39,8 +39,8 @@ pub enum Contradiction {
     StartsExceed(BigUint),
     /// An engine counted something else.
     Recount {
-        /// The engine's name.
-        engine: String,
+        /// Who recounted it, e.g. `the memo engine`.
+        by: String,
         /// Its count.
         count: BigUint,
     },
@@ -68,7 +68,7 @@ impl Contradiction {
             Contradiction::AboveBound(_) => "the most the board's knight moves allow: from the start one of its moves, from each later square one of its moves but the one it came from".into(),
             Contradiction::StartsSum(_) => "the sum of its starts' counts".into(),
             Contradiction::StartsExceed(_) => "the starts known for this board already add up to that".into(),
-            Contradiction::Recount { engine, .. } => format!("recounted by the {engine} engine"),
+            Contradiction::Recount { by, .. } => format!("recounted by {by}"),
         }
     }
 }

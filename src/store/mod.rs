@@ -17,6 +17,7 @@
 mod answer;
 mod error;
 mod file;
+mod integrity;
 mod schema;
 
 use std::collections::HashMap;
