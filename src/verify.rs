@@ -106,8 +106,8 @@ pub fn check_import(
             return Err(bad(
                 *line,
                 format!(
-                    "{}: count {} here, but the store has {} ({}, {})",
-                    answer.question, answer.count, known.count, known.engine, known.source
+                    "conflicting answers for {}: the store has {} ({}, {}), the file has {}",
+                    answer.question, known.count, known.engine, known.source, answer.count
                 ),
             ));
         }

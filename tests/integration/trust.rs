@@ -83,7 +83,7 @@ fn import_refuses_counts_that_cannot_be_right_naming_the_record() {
     refused(
         &test,
         &record("3,4,open,0,0,3"),
-        "line 2: open tours of 3x4 from (0, 0): count 3 here, but the store has 2 (memo, computed)",
+        "line 2: conflicting answers for open tours of 3x4 from (0, 0): the store has 2 (memo, computed), the file has 3",
     );
 }
 
