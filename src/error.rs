@@ -101,6 +101,23 @@ pub enum Error {
     #[error(transparent)]
     Store(#[from] StoreError),
 
+    /// An answer in the store contradicts what is known of it (a theorem, parity, the bound of
+    /// the board, its starts): it was changed outside knights, or the file is damaged. Never
+    /// served.
+    #[error(
+        "{store} holds {stored} for {question}, but {why}: the store was changed outside knights or is damaged; run `knights verify`"
+    )]
+    Untrusted {
+        /// The store's path.
+        store: String,
+        /// The question.
+        question: String,
+        /// The stored count.
+        stored: String,
+        /// What was expected, and why.
+        why: String,
+    },
+
     /// An output or option that does not apply to the question.
     #[error("{0}")]
     Unsupported(String),

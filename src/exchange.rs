@@ -7,13 +7,20 @@
 //!
 //! Every record must be a canonical question (board with `rows <= cols`, start the least square
 //! of its orbit, or no start for a board total), of a known kind and engine, with an exact count
-//! in decimal digits. Records for the same question must agree, and a board total must equal the
-//! sum of its starts when the file holds them all. The first problem is reported with its line.
+//! in decimal digits that passes the checks of [`crate::trust`] (theorems, parity, the bound of
+//! the board), a time that exists and a believable number of seconds. Records for the same
+//! question must agree, and a board total must equal the sum of its starts when the file holds
+//! them all (and be at least the sum of those it holds). The first problem is reported with its
+//! line. What needs the store or the engines (conflicts, totals against stored starts, recounts)
+//! is checked by [`crate::verify::check_import`].
+//!
+//! The `source` column (where the answer came from) is optional: exports of older versions have
+//! none. Their open totals under the memo engine or the reference were sums of their starts
+//! (neither engine counts a total) and are read with the engine `sum`.
 
 use std::collections::HashMap;
 
 use num_bigint::BigUint;
-use num_traits::Zero;
 use serde_json::Value;
 
 use crate::board::{Board, Square};
@@ -21,10 +28,12 @@ use crate::error::Error;
 use crate::existence::no_tour;
 use crate::input::InputError;
 use crate::question::{Question, TourKind};
-use crate::store::{ANSWER_COLUMNS, Answer, ImportReport, Store, StoreError};
+use crate::store::{ANSWER_COLUMNS, Answer, ImportReport, SUM, Store, StoreError};
+use crate::trust;
 
-/// Engines whose answers are accepted (`theorem`: a zero decided by an existence theorem).
-pub const KNOWN_ENGINES: [&str; 4] = ["memo", "frontier", "reference", "theorem"];
+/// Engines whose answers are accepted (`theorem`: a zero decided by an existence theorem;
+/// `sum`: an open board total added up from its starts).
+pub const KNOWN_ENGINES: [&str; 5] = ["memo", "frontier", "reference", "theorem", SUM];
 
 /// The file formats of export and import.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,21 +68,47 @@ pub fn read_answers(
     Ok(answers)
 }
 
-/// Adds answers read by [`read_answers`] to `store`, all or nothing. A stored count that
-/// differs from the file's is the file's fault: it is reported as bad input
-/// ([`Error::Input`]), other failures as the store's.
+/// Adds answers read by [`read_answers`] from the file `origin` to `store`, all or nothing,
+/// each with the source `imported from ORIGIN`, followed by the source the file gave in
+/// brackets. A stored count that differs from the file's is the file's fault: it is reported
+/// as bad input ([`Error::Input`]), other failures as the store's.
 ///
 /// The file is read first and the store opened after (by the caller), so that a bad file is
 /// reported as such whatever the store's state.
-pub fn import(store: &mut Store, answers: &[(usize, Answer)]) -> Result<ImportReport, Error> {
-    store.import(answers).map_err(|e| match e {
+pub fn import(
+    store: &mut Store,
+    answers: &[(usize, Answer)],
+    origin: &str,
+) -> Result<ImportReport, Error> {
+    let answers: Vec<(usize, Answer)> = answers
+        .iter()
+        .map(|(line, answer)| {
+            let mut answer = answer.clone();
+            answer.source = imported_source(origin, &answer.source);
+            (*line, answer)
+        })
+        .collect();
+    store.import(&answers).map_err(|e| match e {
         StoreError::Conflict { .. } => Error::Input(InputError::whole(e.to_string())),
         other => Error::Store(other),
     })
 }
 
+/// The source recorded for an answer imported from `origin` whose record said `given` (empty
+/// for an export without sources).
+pub fn imported_source(origin: &str, given: &str) -> String {
+    if given.is_empty() {
+        format!("imported from {origin}")
+    } else {
+        format!("imported from {origin} ({given})")
+    }
+}
+
 /// The fields of one record as text (`None` for an empty or null field).
 type Fields = HashMap<&'static str, Option<String>>;
+
+/// The columns of an export written before `source` existed.
+const LEGACY_COLUMNS: usize = 10;
 
 fn read_csv(text: &str) -> Result<Vec<(usize, Answer)>, InputError> {
     let mut reader = csv::ReaderBuilder::new()
@@ -84,11 +119,11 @@ fn read_csv(text: &str) -> Result<Vec<(usize, Answer)>, InputError> {
         .map_err(|e| InputError::at(1, format!("cannot read the CSV header: {e}")))?
         .clone();
     let header: Vec<&str> = headers.iter().map(str::trim).collect();
-    if header != ANSWER_COLUMNS {
+    if header != ANSWER_COLUMNS && header != ANSWER_COLUMNS[..LEGACY_COLUMNS] {
         return Err(InputError::at(
             1,
             format!(
-                "the header must be `{}`, found `{}`",
+                "the header must be `{}` (or, from an older knights, without `,source`), found `{}`",
                 ANSWER_COLUMNS.join(","),
                 header.join(",")
             ),
@@ -101,7 +136,7 @@ fn read_csv(text: &str) -> Result<Vec<(usize, Answer)>, InputError> {
             InputError::at(line, format!("malformed CSV: {e}"))
         })?;
         let line = record.position().map_or(0, |p| p.line() as usize);
-        let fields: Fields = ANSWER_COLUMNS
+        let mut fields: Fields = ANSWER_COLUMNS
             .iter()
             .zip(record.iter())
             .map(|(&name, value)| {
@@ -109,6 +144,7 @@ fn read_csv(text: &str) -> Result<Vec<(usize, Answer)>, InputError> {
                 (name, (!value.is_empty()).then(|| value.to_string()))
             })
             .collect();
+        fields.entry("source").or_insert(None);
         answers.push((line, answer_from_fields(&fields, line)?));
     }
     Ok(answers)
@@ -262,11 +298,6 @@ fn answer_from_fields(fields: &Fields, line: usize) -> Result<Answer, InputError
     let count: BigUint = count_text
         .parse()
         .map_err(|_| err(format!("count '{count_text}' is not a whole number")))?;
-    if kind == TourKind::Closed && count.bit(0) {
-        return Err(err(format!(
-            "a directed count of closed tours is even (each cycle in both directions), not {count}"
-        )));
-    }
     let engine = text("engine")?;
     if !KNOWN_ENGINES.contains(&engine) {
         return Err(err(format!(
@@ -274,57 +305,139 @@ fn answer_from_fields(fields: &Fields, line: usize) -> Result<Answer, InputError
             KNOWN_ENGINES.join(", ")
         )));
     }
-    match no_tour(board, kind, start) {
-        Some(reason) if !count.is_zero() => {
+    let open_total = kind == TourKind::Open && start.is_none();
+    // Neither the memo engine nor the reference counts an open board total: under them, a
+    // total was the sum of its starts (older exports say so), and is recorded as such.
+    let engine = match engine {
+        "memo" | "reference" if open_total => SUM,
+        SUM if !open_total => {
             return Err(err(format!(
-                "count {count} contradicts a theorem: {reason}"
+                "engine '{SUM}' (the sum of a board's starts) only answers open board totals, not {kind} tours from a square or closed tours"
             )));
         }
-        None if engine == "theorem" => {
-            return Err(err(format!(
-                "engine 'theorem' only answers zeros that a theorem decides, and none applies to {kind} tours on {board}"
-            )));
-        }
-        _ => {}
-    }
-    let version = text("version")?;
-    let seconds_text = text("seconds")?;
-    let seconds: f64 = seconds_text
-        .parse()
-        .ok()
-        .filter(|s: &f64| s.is_finite() && *s >= 0.0)
-        .ok_or_else(|| {
-            err(format!(
-                "seconds '{seconds_text}' is not a number of seconds"
-            ))
-        })?;
-    let computed_at = text("computed_at")?;
-    if !is_utc_timestamp(computed_at) {
+        engine => engine,
+    };
+    let question = Question { board, kind, start };
+    if let Err(why) = trust::check_count(&question, &count) {
         return Err(err(format!(
-            "computed_at '{computed_at}' is not a UTC time like 2026-11-29T14:28:00Z"
+            "{question}: count {count} cannot be right: {why}"
         )));
     }
+    if engine == "theorem" && no_tour(board, kind, start).is_none() {
+        return Err(err(format!(
+            "engine 'theorem' only answers zeros that a theorem decides, and none applies to {kind} tours on {board}"
+        )));
+    }
+    let version = text("version")?;
+    let seconds = seconds_in_range(text("seconds")?).map_err(err)?;
+    let computed_at = text("computed_at")?;
+    check_utc_timestamp(computed_at).map_err(err)?;
+    let source = match fields.get("source").and_then(|v| v.as_deref()) {
+        None => String::new(),
+        Some(source) if source.len() > MAX_SOURCE || source.chars().any(char::is_control) => {
+            return Err(err(format!(
+                "source must be one line of at most {MAX_SOURCE} bytes"
+            )));
+        }
+        Some(source) => source.to_string(),
+    };
     Ok(Answer {
-        question: Question { board, kind, start },
+        question,
         count,
         engine: engine.to_string(),
         version: version.to_string(),
         seconds,
         computed_at: Some(computed_at.to_string()),
+        source,
     })
 }
 
-/// `YYYY-MM-DDTHH:MM:SSZ`.
-fn is_utc_timestamp(text: &str) -> bool {
+/// The longest `source` accepted (a chain of imports makes it grow).
+const MAX_SOURCE: usize = 4096;
+
+/// The most seconds an answer may have taken: ten years of computing.
+pub const MAX_SECONDS: f64 = 10.0 * 365.25 * 86_400.0;
+
+/// Reads a number of seconds: a finite number from 0 to [`MAX_SECONDS`] (`-0` is 0).
+pub fn seconds_in_range(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(seconds) if (0.0..=MAX_SECONDS).contains(&seconds) => Ok(seconds.abs()),
+        Ok(seconds) if seconds.is_finite() && seconds > 0.0 => Err(format!(
+            "seconds '{text}' is out of range: at most {MAX_SECONDS} (ten years) is believable"
+        )),
+        _ => Err(format!(
+            "seconds '{text}' is not a number of seconds (0 or more)"
+        )),
+    }
+}
+
+/// Checks a time `YYYY-MM-DDTHH:MM:SSZ` (UTC): its shape, and that it names a real moment (a
+/// month 1 to 12, a day of that month, hours 0 to 23, minutes and seconds 0 to 59) from the
+/// year 1970 to a day past this machine's clock.
+pub fn check_utc_timestamp(text: &str) -> Result<(), String> {
     let b = text.as_bytes();
-    b.len() == 20
+    let shaped = b.len() == 20
         && b.iter().enumerate().all(|(i, &c)| match i {
             4 | 7 => c == b'-',
             10 => c == b'T',
             13 | 16 => c == b':',
             19 => c == b'Z',
             _ => c.is_ascii_digit(),
-        })
+        });
+    if !shaped {
+        return Err(format!(
+            "computed_at '{text}' is not a UTC time like 2026-11-29T14:28:00Z"
+        ));
+    }
+    let number = |from: usize, to: usize| -> u32 { text[from..to].parse().unwrap_or(0) };
+    let (year, month, day) = (number(0, 4), number(5, 7), number(8, 10));
+    let (hour, minute, second) = (number(11, 13), number(14, 16), number(17, 19));
+    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+    let days = match month {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if leap => 29,
+        2 => 28,
+        _ => 0,
+    };
+    let why = if year < 1970 {
+        "the year is before 1970"
+    } else if days == 0 {
+        "the month is not 01 to 12"
+    } else if day == 0 || day > days {
+        "the day is not in that month"
+    } else if hour > 23 {
+        "the hour is not 00 to 23"
+    } else if minute > 59 {
+        "the minute is not 00 to 59"
+    } else if second > 59 {
+        "the second is not 00 to 59"
+    } else {
+        let at = days_from_civil(year, month, day) * 86_400
+            + i64::from(hour * 3600 + minute * 60 + second);
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs() as i64);
+        if at > now + 86_400 {
+            return Err(format!(
+                "computed_at '{text}' is in the future (more than a day past this machine's clock)"
+            ));
+        }
+        return Ok(());
+    };
+    Err(format!("computed_at '{text}' is not a real time: {why}"))
+}
+
+/// Days from 1970-01-01 to a date of the proleptic Gregorian calendar (Howard Hinnant's
+/// `days_from_civil`).
+fn days_from_civil(year: u32, month: u32, day: u32) -> i64 {
+    let y = i64::from(year) - i64::from(month <= 2);
+    let era = y.div_euclid(400);
+    let year_of_era = y - era * 400;
+    let m = i64::from(month);
+    let day_of_year = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + i64::from(day) - 1;
+    let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
+    era * 146_097 + day_of_era - 719_468
 }
 
 /// Records of one question agree, and complete boards add up to their totals.
@@ -350,18 +463,18 @@ fn check_consistency(answers: &[(usize, Answer)]) -> Result<(), InputError> {
         .filter(|(_, a)| a.question.kind == TourKind::Open && a.question.start.is_none())
     {
         let q = answer.question;
-        let mut sum = Some(BigUint::zero());
-        for (start, weight) in Question::starts_of_board(q.board, q.kind) {
-            sum = match (sum, seen.get(&start)) {
-                (Some(sum), Some(&(_, count))) => Some(sum + count * weight),
-                _ => None,
+        let (sum, complete) =
+            trust::starts_sum(q.board, |start| seen.get(start).map(|&(_, count)| count));
+        if trust::check_total(&answer.count, &sum, complete).is_err() {
+            let starts = if complete {
+                "its starts in this file add up to"
+            } else {
+                "the starts of it in this file already add up to more:"
             };
-        }
-        if let Some(sum) = sum.filter(|sum| *sum != answer.count) {
             return Err(InputError::at(
                 *line,
                 format!(
-                    "the total of {} is {}, but its starts in this file add up to {sum}",
+                    "the total of {} is {}, but {starts} {sum}",
                     q.board, answer.count
                 ),
             ));
@@ -437,7 +550,7 @@ mod tests {
             ("3,4,open,1,0,4,memo", "line 3: malformed CSV"),
             (
                 "3,5,open,0,0,4,memo,0.1.0,0,2026-11-29T14:28:00Z",
-                "line 3: count 4 contradicts a theorem: no open tour on 3x5",
+                "line 3: open tours of 3x5 from (0, 0): count 4 cannot be right: expected 0 (no open tour on 3x5",
             ),
             (
                 "3,4,open,1,0,4,theorem,0.1.0,0,2026-11-29T14:28:00Z",
@@ -449,11 +562,63 @@ mod tests {
             ),
             (
                 "6,6,closed,,,9863,memo,0.1.0,0,2026-11-29T14:28:00Z",
-                "line 3: a directed count of closed tours is even",
+                "line 3: closed tours of 6x6 (directed board total): count 9863 cannot be right: expected an even number",
             ),
             (
-                "3,4,open,,,17,memo,0.1.0,0,2026-11-29T14:28:00Z\n3,4,open,1,0,4,memo,0.1.0,0,2026-11-29T14:28:00Z\n3,4,open,0,1,0,memo,0.1.0,0,2026-11-29T14:28:00Z\n3,4,open,1,1,0,memo,0.1.0,0,2026-11-29T14:28:00Z",
-                "line 3: the total of 3x4 is 17, but its starts in this file add up to 16",
+                "3,4,open,,,18,memo,0.1.0,0,2026-11-29T14:28:00Z\n3,4,open,1,0,4,memo,0.1.0,0,2026-11-29T14:28:00Z\n3,4,open,0,1,0,memo,0.1.0,0,2026-11-29T14:28:00Z\n3,4,open,1,1,0,memo,0.1.0,0,2026-11-29T14:28:00Z",
+                "line 3: the total of 3x4 is 18, but its starts in this file add up to 16",
+            ),
+            (
+                "3,4,open,,,4,memo,0.1.0,0,2026-11-29T14:28:00Z\n3,4,open,1,0,4,memo,0.1.0,0,2026-11-29T14:28:00Z",
+                "line 3: the total of 3x4 is 4, but the starts of it in this file already add up to more: 16",
+            ),
+            (
+                "5,5,open,,,1729,memo,0.1.0,0,2026-11-29T14:28:00Z",
+                "line 3: open tours of 5x5 (directed board total): count 1729 cannot be right: expected an even number (a directed board total counts every open tour once in each direction",
+            ),
+            (
+                "5,5,open,0,0,123456789012345678901234567890123456789,memo,0.1.0,0,2026-11-29T14:28:00Z",
+                "line 3: open tours of 5x5 from (0, 0): count 123456789012345678901234567890123456789 cannot be right: expected at most ",
+            ),
+            (
+                "3,4,open,1,0,4,sum,0.1.0,0,2026-11-29T14:28:00Z",
+                "line 3: engine 'sum' (the sum of a board's starts) only answers open board totals",
+            ),
+            (
+                "3,4,open,1,0,4,memo,0.1.0,1e308,2026-11-29T14:28:00Z",
+                "line 3: seconds '1e308' is out of range",
+            ),
+            (
+                "3,4,open,1,0,4,memo,0.1.0,NaN,2026-11-29T14:28:00Z",
+                "line 3: seconds 'NaN' is not a number of seconds",
+            ),
+            (
+                "3,4,open,1,0,4,memo,0.1.0,-0.5,2026-11-29T14:28:00Z",
+                "line 3: seconds '-0.5' is not a number of seconds",
+            ),
+            (
+                "3,4,open,1,0,4,memo,0.1.0,inf,2026-11-29T14:28:00Z",
+                "line 3: seconds 'inf' is not a number of seconds",
+            ),
+            (
+                "3,4,open,1,0,4,memo,0.1.0,0,9999-99-99T99:99:99Z",
+                "line 3: computed_at '9999-99-99T99:99:99Z' is not a real time: the month is not 01 to 12",
+            ),
+            (
+                "3,4,open,1,0,4,memo,0.1.0,0,2026-02-29T00:00:00Z",
+                "line 3: computed_at '2026-02-29T00:00:00Z' is not a real time: the day is not in that month",
+            ),
+            (
+                "3,4,open,1,0,4,memo,0.1.0,0,2026-11-29T24:00:00Z",
+                "line 3: computed_at '2026-11-29T24:00:00Z' is not a real time: the hour",
+            ),
+            (
+                "3,4,open,1,0,4,memo,0.1.0,0,1969-12-31T23:59:59Z",
+                "line 3: computed_at '1969-12-31T23:59:59Z' is not a real time: the year is before 1970",
+            ),
+            (
+                "3,4,open,1,0,4,memo,0.1.0,0,9999-12-31T23:59:59Z",
+                "line 3: computed_at '9999-12-31T23:59:59Z' is in the future",
             ),
         ];
         for (row, expected) in cases {
@@ -465,6 +630,35 @@ mod tests {
                 .unwrap_err()
                 .to_string()
                 .contains("the header must be")
+        );
+    }
+
+    #[test]
+    fn dates_and_seconds_in_range_are_read() {
+        assert_eq!(seconds_in_range("-0"), Ok(0.0));
+        assert_eq!(seconds_in_range("12.5"), Ok(12.5));
+        assert!(check_utc_timestamp("2024-02-29T23:59:59Z").is_ok());
+        assert!(check_utc_timestamp("1970-01-01T00:00:00Z").is_ok());
+        assert_eq!(days_from_civil(1970, 1, 1), 0);
+        assert_eq!(days_from_civil(2000, 3, 1), 11017);
+    }
+
+    #[test]
+    fn sources_are_read_and_old_exports_have_none() {
+        let new = "rows,cols,kind,row,col,count,engine,version,seconds,computed_at,source\n\
+                   3,4,open,,,16,sum,0.1.0,0,2026-11-29T14:28:00Z,\"sum of starts (memo, computed)\"\n\
+                   3,4,open,0,0,2,memo,0.1.0,0,2026-11-29T14:28:00Z,computed\n";
+        let answers = read_answers(new, ExchangeFormat::Csv).unwrap();
+        assert_eq!(answers[0].1.source, "sum of starts (memo, computed)");
+        assert_eq!(answers[1].1.source, "computed");
+        // An old export: no source, and a total under the memo engine is a sum of starts.
+        let old = csv("3,4,open,,,16,memo,0.1.0,0,2026-11-29T14:28:00Z\n").unwrap();
+        assert_eq!(old[0].1.source, "");
+        assert_eq!(old[0].1.engine, SUM);
+        assert_eq!(imported_source("a.csv", ""), "imported from a.csv");
+        assert_eq!(
+            imported_source("a.csv", "computed"),
+            "imported from a.csv (computed)"
         );
     }
 

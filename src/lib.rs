@@ -10,6 +10,8 @@
 //! * [`existence`]: the theorems that decide when no tour exists (the colour rule among them);
 //!   [`store`]: the SQLite answer store (`store/`: the records, the schema, the file checks),
 //!   which returns only its own [`store::StoreError`].
+//! * [`trust`]: what any count must satisfy — the theorems, parity, a bound from the board's
+//!   moves, totals equal to the sum of their starts — checked wherever a count is believed.
 //! * [`error`]: the library's [`Error`], which wraps the board's, the input's and the store's
 //!   errors.
 //! * [`cancel`]: stopping long work cleanly (Ctrl-C); [`memory`]: the memory budget of the
@@ -21,6 +23,8 @@
 //! * [`output`]: writing answers as text tables, JSON, CSV or SVG pictures; [`exchange`]: the
 //!   export file format read back (import), checked record by record before the store sees it.
 //! * [`resolve`]: answering questions from the store or by computing them.
+//! * [`verify`]: checking what an import would add and what the store holds — the checks of
+//!   [`trust`], the engines' reach, and recounts by the engines.
 //! * [`batch`]: answering lists of queries in input order; [`series`]: tables of board totals,
 //!   `ROWS × n` for a range of `n`; [`precompute`]: choosing boards to fill the store with.
 #![deny(missing_docs)]
@@ -42,6 +46,8 @@ pub mod resolve;
 pub mod series;
 pub mod store;
 pub mod tour;
+pub mod trust;
+pub mod verify;
 
 pub use board::{Board, CanonicalStart, Square, Symmetry};
 pub use cancel::CancelFlag;

@@ -4,14 +4,15 @@
 //! parallel (rayon), one task per question, and every answer is saved as it arrives, in short
 //! transactions: an interrupted run keeps everything it finished. An open board total comes from
 //! the frontier engine, or is the weighted sum of the board's start counts when the memo engine
-//! (or the reference) counts them.
+//! (or the reference) counts them: then it is recorded with the engine `sum`, never as the
+//! memo engine's, and its source names the engines and sources of the starts (some of which
+//! may have been imported).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use num_bigint::BigUint;
-use num_traits::Zero;
 use rayon::prelude::*;
 
 use crate::board::{Board, Square};
@@ -24,7 +25,8 @@ use crate::existence::no_tour;
 use crate::graph::MAX_BITSET_SQUARES;
 use crate::memory::MemoryBudget;
 use crate::question::{Question, TourKind};
-use crate::store::{Answer, Store, StoreError};
+use crate::store::{Answer, SUM, Store, StoreError};
+use crate::trust::{self, Contradiction};
 
 /// Answers are saved at least this often while computing.
 const SAVE_INTERVAL: Duration = Duration::from_millis(250);
@@ -236,7 +238,20 @@ impl Resolution {
             .iter()
             .filter(|q| self.from_store.contains(q))
             .count();
-        let engine = &self.answers[&questions[0]].engine;
+        let first = &self.answers[&questions[0]];
+        let mut engine = first.engine.as_str();
+        let mut added_up = "";
+        if engine == SUM {
+            // The engine that counted the starts this total is the sum of.
+            added_up = "added up from its starts, ";
+            engine = self
+                .answers
+                .values()
+                .filter(|a| a.question.board == first.question.board && a.question.start.is_some())
+                .map(|a| a.engine.as_str())
+                .find(|e| *e != THEOREM)
+                .unwrap_or(THEOREM);
+        }
         let figures = self.engine_stats;
         if stored == questions.len() {
             "answered from the store".to_string()
@@ -257,7 +272,7 @@ impl Resolution {
         } else {
             let m = figures.memo;
             format!(
-                "computed by the {engine} engine ({} states solved, {} table hits, {} states pruned, {} table entries, {:.1} MiB{})",
+                "{added_up}computed by the {engine} engine ({} states solved, {} table hits, {} states pruned, {} table entries, {:.1} MiB{})",
                 m.states_solved,
                 m.table_hits,
                 m.states_pruned,
@@ -329,6 +344,23 @@ fn resolve_questions(
         .filter(|q| known.contains_key(q))
         .copied()
         .collect();
+    // The store's totals of small boards are checked against their stored starts, too.
+    if let Some(store) = store.as_deref() {
+        let starts: Vec<Question> = from_store
+            .iter()
+            .filter(|q| {
+                q.kind == TourKind::Open
+                    && q.start.is_none()
+                    && q.board.squares() <= crate::graph::MAX_BITSET_SQUARES
+            })
+            .flat_map(|q| Question::starts_of_board(q.board, q.kind))
+            .map(|(start, _)| start)
+            .filter(|start| !known.contains_key(start))
+            .collect();
+        known.extend(store.lookup(&starts)?);
+    }
+    let path = store.as_deref().map(|s| s.path().to_string());
+    check_stored(path.as_deref(), known.values(), &known)?;
 
     // What to compute: the missing questions, except open totals that are sums of starts,
     // for which every start is needed instead (some may be stored).
@@ -369,7 +401,9 @@ fn resolve_questions(
             .filter(|q| !known.contains_key(q))
             .copied()
             .collect();
-        known.extend(store.lookup(&missing)?);
+        let found = store.lookup(&missing)?;
+        check_stored(path.as_deref(), found.values(), &known)?;
+        known.extend(found);
     }
     for (question, engine) in extra {
         if !known.contains_key(&question) {
@@ -377,6 +411,7 @@ fn resolve_questions(
         }
     }
 
+    let stored: HashSet<Question> = known.keys().copied().collect();
     progress(Progress::Planned {
         questions: to_compute.len(),
     });
@@ -402,18 +437,18 @@ fn resolve_questions(
         if starts.iter().any(|(start, _)| !known.contains_key(start)) {
             continue;
         }
-        let mut sum = BigUint::zero();
-        let mut seconds = 0.0;
-        let mut engine = THEOREM;
-        for (start, weight) in starts {
-            let answer = &known[&start];
-            sum += &answer.count * weight;
-            seconds += answer.seconds;
-            if answer.engine != THEOREM {
-                engine = &answer.engine;
-            }
-        }
-        totals.push(Answer::computed(*question, sum, engine, seconds));
+        let inputs: Vec<(&Answer, u64)> = starts
+            .iter()
+            .map(|(start, weight)| (&known[start], *weight))
+            .collect();
+        let total = if inputs.iter().all(|(answer, _)| answer.engine == THEOREM)
+            && no_tour(question.board, question.kind, None).is_some()
+        {
+            Answer::computed(*question, 0u32, THEOREM, 0.0)
+        } else {
+            Answer::sum_of_starts(*question, &inputs)
+        };
+        totals.push(total);
     }
     if let Some(store) = store {
         store.save(&totals)?;
@@ -422,6 +457,25 @@ fn resolve_questions(
         known.insert(total.question, total);
     }
     let engine_stats = computing?;
+    // A table asked with its total: the total and its starts must agree, whichever of them the
+    // store gave (the engines' counts agree with each other).
+    for total in asked
+        .iter()
+        .filter(|q| q.kind == TourKind::Open && q.start.is_none())
+    {
+        let starts = Question::starts_of_board(total.board, total.kind);
+        if std::iter::once(total)
+            .chain(starts.iter().map(|(start, _)| start))
+            .any(|q| stored.contains(q))
+        {
+            let (sum, complete) =
+                trust::starts_sum(total.board, |q| known.get(q).map(|a| &a.count));
+            let answer = &known[total];
+            if let Err(why) = trust::check_total(&answer.count, &sum, complete) {
+                return Err(untrusted(path.as_deref(), answer, why));
+            }
+        }
+    }
     Ok(Resolution {
         answers: known,
         from_store,
@@ -429,6 +483,35 @@ fn resolve_questions(
         failed,
         notes,
     })
+}
+
+/// Checks answers that came from the store before they are served: each against the theorems,
+/// parity and the bound ([`trust::check_count`]), and an open total against the starts that
+/// `known` has.
+fn check_stored<'a>(
+    path: Option<&str>,
+    stored: impl Iterator<Item = &'a Answer>,
+    known: &HashMap<Question, Answer>,
+) -> Result<(), Error> {
+    for answer in stored {
+        let q = answer.question;
+        trust::check_count(&q, &answer.count).map_err(|why| untrusted(path, answer, why))?;
+        if q.kind == TourKind::Open && q.start.is_none() {
+            let (sum, complete) = trust::starts_sum(q.board, |s| known.get(s).map(|a| &a.count));
+            trust::check_total(&answer.count, &sum, complete)
+                .map_err(|why| untrusted(path, answer, why))?;
+        }
+    }
+    Ok(())
+}
+
+fn untrusted(path: Option<&str>, answer: &Answer, why: Contradiction) -> Error {
+    Error::Untrusted {
+        store: path.unwrap_or("the answer store").to_string(),
+        question: answer.question.to_string(),
+        stored: answer.count.to_string(),
+        why: why.to_string(),
+    }
 }
 
 /// Computes `questions` in parallel, one task per question, saving answers as they arrive.

@@ -14,7 +14,7 @@ use anyhow::Result;
 use clap::{Parser, Subcommand};
 use knights::{CancelFlag, MemoryBudget};
 
-use commands::{batch, count, export, import, precompute, query, series, solve, tour};
+use commands::{batch, count, export, import, precompute, query, series, solve, tour, verify};
 use session::Session;
 
 const EXAMPLES: &str = "\
@@ -25,6 +25,7 @@ Examples:
   knights batch queries.txt --format csv    many queries, answered from the store where it can
   knights precompute --max-squares 30       fill the store with every board up to 30 squares
   knights query --board 5x5                 list what the store knows
+  knights verify --recount                  check the stored answers, and count them again
   knights count 6 8 --total                 the open tours of 6x8, without the per-square table
   knights series 3 --cols 4..40 --closed    closed tours of every 3xn board, one line each
   knights tour 8 8 0 0                      one tour, printed as step numbers on the board
@@ -82,6 +83,9 @@ enum Command {
     Series(series::Args),
     /// Find one tour and show it: open from a square, or closed.
     Tour(tour::Args),
+    /// Check the stored answers (consistency, theorems, bounds, the file), and with --recount
+    /// count them again; exits with 1 on any problem.
+    Verify(verify::Args),
 }
 
 /// Runs the command `cli` names.
@@ -102,5 +106,6 @@ pub fn run(cli: Cli, cancel: &CancelFlag) -> Result<()> {
         Command::Import(args) => import::run(args, &session),
         Command::Series(args) => series::run(args, &session),
         Command::Tour(args) => tour::run(args, &session),
+        Command::Verify(args) => verify::run(args, &session),
     }
 }

@@ -92,6 +92,7 @@ impl Exporter for CsvExporter {
                     r.version,
                     format!("{:.6}", r.seconds),
                     r.computed_at,
+                    r.source,
                 ])
                 .expect("writing to memory");
         }

@@ -219,6 +219,8 @@ pub struct AnswerRecord {
     pub seconds: f64,
     /// When it was computed (UTC).
     pub computed_at: String,
+    /// Where it came from: `computed`, `imported from FILE (...)`, `sum of starts (...)`.
+    pub source: String,
 }
 
 impl From<&Answer> for AnswerRecord {
@@ -235,6 +237,7 @@ impl From<&Answer> for AnswerRecord {
             version: answer.version.clone(),
             seconds: answer.seconds,
             computed_at: answer.computed_at.clone().unwrap_or_default(),
+            source: answer.source.clone(),
         }
     }
 }

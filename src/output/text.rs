@@ -241,6 +241,7 @@ impl Exporter for TextExporter {
                     r.engine,
                     format!("{:.3}", r.seconds),
                     r.computed_at,
+                    r.source,
                 ]
             })
             .collect();
@@ -253,8 +254,9 @@ impl Exporter for TextExporter {
                 "engine",
                 "seconds",
                 "computed_at",
+                "source",
             ],
-            &[true, true, true, false, true, false, true],
+            &[true, true, true, false, true, false, true, true],
             &rows,
         ))
     }

@@ -1,4 +1,4 @@
-//! What leaves the store: answers with their provenance, the filter of a listing, the report
+//! What leaves the store: answers with their provenance (engine and source), the filter of a listing, the report
 //! of an import and the columns an answer is exported with. Nothing here touches SQLite, so
 //! the writers (output, exchange) take their records from here.
 
@@ -8,7 +8,8 @@ use crate::board::Board;
 use crate::question::{Question, TourKind};
 
 /// The columns of an answer, in order: the answers table's, and the header of an export.
-pub const ANSWER_COLUMNS: [&str; 10] = [
+/// Exports written before `source` existed have the first ten (and are still read).
+pub const ANSWER_COLUMNS: [&str; 11] = [
     "rows",
     "cols",
     "kind",
@@ -19,7 +20,18 @@ pub const ANSWER_COLUMNS: [&str; 10] = [
     "version",
     "seconds",
     "computed_at",
+    "source",
 ];
+
+/// The source of an answer that this store's knights computed.
+pub const COMPUTED: &str = "computed";
+
+/// The source of an answer stored before sources were kept (schema version 2 and older).
+pub const UNRECORDED: &str = "unrecorded";
+
+/// The engine recorded for an open board total added up from its starts' counts: no engine
+/// counted it as such, and its source names where the starts came from.
+pub const SUM: &str = "sum";
 
 /// An answer with its provenance, as kept in the store.
 #[derive(Clone, Debug, PartialEq)]
@@ -37,11 +49,14 @@ pub struct Answer {
     pub seconds: f64,
     /// When it was computed (UTC, ISO 8601); `None` for "now" when saving.
     pub computed_at: Option<String>,
+    /// Where it came from: [`COMPUTED`] here, `imported from FILE (...)`, `sum of starts
+    /// (...)` for an open total added up from its starts (engine `sum`), or [`UNRECORDED`].
+    pub source: String,
 }
 
 impl Answer {
-    /// A freshly computed answer, stamped with this build's version (seconds are kept to the
-    /// microsecond).
+    /// A freshly computed answer (source [`COMPUTED`]), stamped with this build's version
+    /// (seconds are kept to the microsecond).
     pub fn computed(
         question: Question,
         count: impl Into<BigUint>,
@@ -55,7 +70,38 @@ impl Answer {
             version: env!("CARGO_PKG_VERSION").to_string(),
             seconds: (seconds * 1e6).round() / 1e6,
             computed_at: None,
+            source: COMPUTED.to_string(),
         }
+    }
+}
+
+impl Answer {
+    /// An open board total added up from its starts' answers, each with the number of the
+    /// board's squares it stands for: the engine [`SUM`] (no engine counted the total) and the
+    /// source `sum of starts (ENGINE, SOURCE; ...)`, naming each distinct engine and source of
+    /// the starts (zeros that a theorem decides left out when there is anything else).
+    pub fn sum_of_starts(question: Question, starts: &[(&Answer, u64)]) -> Self {
+        let mut count = BigUint::default();
+        let mut seconds = 0.0;
+        let mut inputs: Vec<String> = Vec::new();
+        let mut theorem_only = true;
+        for (answer, weight) in starts {
+            count += &answer.count * *weight;
+            seconds += answer.seconds;
+            theorem_only &= answer.engine == "theorem";
+        }
+        for (answer, _) in starts {
+            if theorem_only || answer.engine != "theorem" {
+                let input = format!("{}, {}", answer.engine, answer.source);
+                if !inputs.contains(&input) {
+                    inputs.push(input);
+                }
+            }
+        }
+        inputs.sort();
+        let mut total = Answer::computed(question, count, SUM, seconds);
+        total.source = format!("sum of starts ({})", inputs.join("; "));
+        total
     }
 }
 

@@ -21,6 +21,7 @@
 mod answer;
 mod error;
 mod file;
+mod integrity;
 mod schema;
 
 use std::collections::HashMap;
@@ -34,7 +35,7 @@ use rusqlite::{Connection, MAIN_DB, OpenFlags, OptionalExtension, TransactionBeh
 use crate::board::{Board, Square};
 use crate::question::{Question, TourKind};
 
-pub use answer::{ANSWER_COLUMNS, Answer, AnswerFilter, ImportReport};
+pub use answer::{ANSWER_COLUMNS, Answer, AnswerFilter, COMPUTED, ImportReport, SUM, UNRECORDED};
 pub use error::StoreError;
 use error::classify;
 pub use file::BUSY_TIMEOUT;
@@ -156,7 +157,7 @@ impl Store {
         {
             let mut stmt = tx
                 .prepare_cached(concat!(
-                    "SELECT count, engine, version, seconds, computed_at FROM answers WHERE ",
+                    "SELECT count, engine, version, seconds, computed_at, source FROM answers WHERE ",
                     question_key_sql!()
                 ))
                 .map_err(|e| self.error("preparing a look-up", e))?;
@@ -169,11 +170,12 @@ impl Store {
                             r.get::<_, String>(2)?,
                             r.get::<_, f64>(3)?,
                             r.get::<_, String>(4)?,
+                            r.get::<_, String>(5)?,
                         ))
                     })
                     .optional()
                     .map_err(|e| self.error("looking up an answer", e))?;
-                if let Some((count, engine, version, seconds, computed_at)) = hit {
+                if let Some((count, engine, version, seconds, computed_at, source)) = hit {
                     let count = self.parse_count(&count)?;
                     found.insert(
                         *question,
@@ -184,6 +186,7 @@ impl Store {
                             version,
                             seconds,
                             computed_at: Some(computed_at),
+                            source,
                         },
                     );
                 }
@@ -251,9 +254,10 @@ impl Store {
             let mut insert = tx
                 .prepare_cached(
                     "INSERT INTO answers
-                        (rows, cols, kind, row, col, count, engine, version, seconds, computed_at)
+                        (rows, cols, kind, row, col, count, engine, version, seconds, computed_at,
+                         source)
                      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9,
-                             coalesce(?10, strftime('%Y-%m-%dT%H:%M:%SZ', 'now')))
+                             coalesce(?10, strftime('%Y-%m-%dT%H:%M:%SZ', 'now')), ?11)
                      ON CONFLICT DO NOTHING",
                 )
                 .map_err(|e| fail("preparing a write", e))?;
@@ -279,6 +283,7 @@ impl Store {
                         answer.version,
                         answer.seconds,
                         answer.computed_at,
+                        answer.source,
                     ])
                     .map_err(|e| fail("saving an answer", e))?;
                 if changed == 1 {
@@ -326,7 +331,8 @@ impl Store {
         let mut stmt = self
             .conn
             .prepare(
-                "SELECT rows, cols, kind, row, col, count, engine, version, seconds, computed_at
+                "SELECT rows, cols, kind, row, col, count, engine, version, seconds, computed_at,
+                        source
                  FROM answers
                  WHERE (?1 IS NULL OR (rows = ?1 AND cols = ?2))
                    AND (?3 IS NULL OR kind = ?3)
@@ -356,13 +362,14 @@ impl Store {
                         r.get::<_, String>(7)?,
                         r.get::<_, f64>(8)?,
                         r.get::<_, String>(9)?,
+                        r.get::<_, String>(10)?,
                     ))
                 },
             )
             .map_err(|e| self.error("listing answers", e))?;
         let mut answers = Vec::new();
         for row in rows {
-            let (rows, cols, kind, row, col, count, engine, version, seconds, computed_at) =
+            let (rows, cols, kind, row, col, count, engine, version, seconds, computed_at, source) =
                 row.map_err(|e| self.error("listing answers", e))?;
             let damaged = |detail: String| StoreError::Damaged {
                 path: self.path.clone(),
@@ -381,6 +388,7 @@ impl Store {
                 version,
                 seconds,
                 computed_at: Some(computed_at),
+                source,
             });
         }
         Ok(answers)

@@ -36,6 +36,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "0002_closed_tours.sql",
         sql: include_str!("../../migrations/0002_closed_tours.sql"),
     },
+    Migration {
+        version: 3,
+        name: "0003_provenance.sql",
+        sql: include_str!("../../migrations/0003_provenance.sql"),
+    },
 ];
 
 /// The schema version this build writes.

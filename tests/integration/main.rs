@@ -12,4 +12,5 @@ mod limits;
 mod store;
 mod symmetry;
 mod tours;
+mod trust;
 mod util;

@@ -48,6 +48,7 @@ fn migrations_build_the_schema_on_an_empty_database() {
         ("version", "TEXT", true),
         ("seconds", "REAL", true),
         ("computed_at", "TEXT", true),
+        ("source", "TEXT", true),
     ];
     let expected: Vec<(String, String, bool)> = expected
         .iter()

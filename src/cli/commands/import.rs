@@ -4,17 +4,22 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 use knights::exchange::{self, ExchangeFormat};
+use knights::verify;
 
 use crate::cli::flags::StoreOnlyFlags;
 use crate::cli::io::{in_file, read_input};
 use crate::cli::session::Session;
-use crate::cli::values::ExchangeArg;
+use crate::cli::values::{EngineArg, ExchangeArg};
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = "\
-Every record is checked (canonical question, known kind and engine, exact count, totals equal to
-the sum of their starts, no conflict with the store) before anything is written: one bad record
-rejects the whole file, naming its line.
+Every record is checked before anything is written: a canonical question, a known kind and
+engine, an exact count that no theorem rules out, even where it counts tours both ways, within
+the bound of the board's moves and within reach of an engine, a real time and a believable
+number of seconds; the same count as the store's; totals equal to the sum of their starts (in
+the file and the store together); and on boards of at most 30 squares the engines' own count.
+One bad record rejects the whole file, naming its line. Each answer keeps where it came from:
+its engine, and the source `imported from FILE` (shown by `knights query`).
 
 Examples:
   knights import data/lookup.csv
@@ -37,7 +42,9 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
     };
     let answers = exchange::read_answers(&text, format).map_err(|e| in_file(&name, e))?;
     let mut store = session.writable_store("import", args.unused.no_cache)?;
-    let report = exchange::import(&mut store, &answers).map_err(|e| in_file(&name, e))?;
+    verify::check_import(&store, &answers, &session.settings(EngineArg::Auto))
+        .map_err(|e| in_file(&name, e))?;
+    let report = exchange::import(&mut store, &answers, &name).map_err(|e| in_file(&name, e))?;
     eprintln!(
         "imported {} new answers from {name} ({} already stored) into {}",
         report.added,

@@ -9,3 +9,4 @@ pub mod query;
 pub mod series;
 pub mod solve;
 pub mod tour;
+pub mod verify;

@@ -1,0 +1,100 @@
+//! `knights verify`: check the answers in the store.
+
+use std::time::Duration;
+
+use anyhow::Result;
+use knights::input::plural;
+use knights::store::AnswerFilter;
+use knights::verify::{self, DEFAULT_RECOUNT_BUDGET, VerifyOptions};
+
+use crate::cli::exit::CliError;
+use crate::cli::flags::FilterArgs;
+use crate::cli::io::print;
+use crate::cli::session::Session;
+use crate::cli::values::EngineArg;
+
+#[derive(Debug, clap::Args)]
+#[command(
+    allow_negative_numbers = true,
+    after_help = "\
+Checks the store file (SQLite's integrity_check) and every stored answer: a canonical question,
+a known engine, no count that a theorem rules out, even directed totals and closed counts,
+counts within the bound of the board's moves and within reach of an engine, open totals equal
+to the sum of their starts, a real time and a believable number of seconds. With --recount the
+engines count the answers again (without the store), cheapest boards first, for as long as
+--seconds allows. Prints one line per problem (the question, the stored value and the expected
+one), then a summary; exits with 1 if there is any problem, 0 if none.
+
+Examples:
+  knights verify
+  knights verify --recount --max-squares 30
+  knights verify --recount --seconds 60 --board 6x6"
+)]
+pub struct Args {
+    #[command(flatten)]
+    filter: FilterArgs,
+    /// Recount the answers with the engines and report every difference.
+    #[arg(long)]
+    recount: bool,
+    /// The time recounting may take, in seconds (what is left is reported, not recounted).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_RECOUNT_BUDGET.as_secs_f64(), requires = "recount", value_parser = parse_seconds)]
+    seconds: f64,
+}
+
+fn parse_seconds(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(seconds) if seconds.is_finite() && (0.0..=1e9).contains(&seconds) => Ok(seconds),
+        _ => Err(format!(
+            "'{text}' is not a number of seconds from 0 to 1000000000"
+        )),
+    }
+}
+
+pub fn run(args: Args, session: &Session) -> Result<()> {
+    let store = session.required_store("verify", false)?;
+    let options = VerifyOptions {
+        filter: AnswerFilter::from(&args.filter),
+        recount: args.recount,
+        budget: Duration::from_secs_f64(args.seconds),
+    };
+    let report = verify::verify(&store, &options, &session.settings(EngineArg::Auto))?;
+    let mut text = String::new();
+    for problem in &report.problems {
+        text.push_str(&format!("{problem}\n"));
+    }
+    let problems = report.problems.len();
+    let mut summary = format!(
+        "{} {} checked in {}: {problems} {}",
+        report.answers,
+        plural(report.answers, "answer", "answers"),
+        store.path(),
+        plural(problems, "problem", "problems"),
+    );
+    if args.recount {
+        summary.push_str(&format!(
+            "; {} recounted by the engines ({} decided by a theorem need no recount)",
+            report.recounted, report.decided
+        ));
+        if report.not_recounted > 0 {
+            summary.push_str(&format!(
+                ", {} not (the {} s allowed ran out, or an engine's limit; more with --seconds)",
+                report.not_recounted, args.seconds
+            ));
+        }
+    }
+    text.push_str(&summary);
+    text.push('\n');
+    print(&text)?;
+    if problems > 0 {
+        return Err(CliError {
+            code: 1,
+            message: format!(
+                "{problems} {} in {}",
+                plural(problems, "problem", "problems"),
+                store.path()
+            ),
+        }
+        .into());
+    }
+    Ok(())
+}

@@ -1,0 +1,354 @@
+//! What a count must satisfy, whoever computed it: the checks that an imported record, a stored
+//! answer served from the store and `knights verify` all make before a count is believed.
+//!
+//! * **Theorems**: where an existence theorem rules tours out ([`crate::existence`]), the count
+//!   is 0.
+//! * **Parity**: a directed count counts every tour once in each direction, so the directed
+//!   total of open tours is even (except on 1×1, whose single tour of one square is its own
+//!   reverse), and so is the directed count of closed tours. A count from one start has no
+//!   such rule.
+//! * **The bound** ([`tour_bound`]): a tour is a sequence of knight's moves, so a board has no
+//!   more tours than its squares' moves allow.
+//! * **Totals and starts**: an open board total is the sum of its starts' counts, each weighted
+//!   by the squares of its symmetry class; when only some starts are known, they add up to at
+//!   most the total.
+//!
+//! None of these makes a count right; each can prove one wrong, cheaply. Only a recount by an
+//! engine confirms a count (`crate::verify`).
+
+use std::fmt;
+
+use num_bigint::BigUint;
+
+use crate::board::{Board, KNIGHT_MOVES, Square};
+use crate::existence::{NoTour, no_tour};
+use crate::question::{Question, TourKind};
+
+/// Why a count cannot be right, with what it should have been.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Contradiction {
+    /// A theorem rules tours out: the count is 0.
+    Theorem(NoTour),
+    /// A directed count that must be even is odd.
+    Odd(TourKind),
+    /// More tours than the board's moves allow ([`tour_bound`]).
+    AboveBound(BigUint),
+    /// An open board total that differs from the sum of all its starts.
+    StartsSum(BigUint),
+    /// An open board total smaller than the sum of the starts known so far.
+    StartsExceed(BigUint),
+    /// An engine counted something else.
+    Recount {
+        /// Who recounted it, e.g. `the memo engine`.
+        by: String,
+        /// Its count.
+        count: BigUint,
+    },
+}
+
+impl Contradiction {
+    /// What the count should be, in words: `0`, `an even number`, `at most N`, `N`.
+    pub fn expected(&self) -> String {
+        match self {
+            Contradiction::Theorem(_) => "0".into(),
+            Contradiction::Odd(_) => "an even number".into(),
+            Contradiction::AboveBound(bound) => format!("at most {bound}"),
+            Contradiction::StartsSum(sum) => sum.to_string(),
+            Contradiction::StartsExceed(sum) => format!("at least {sum}"),
+            Contradiction::Recount { count, .. } => count.to_string(),
+        }
+    }
+
+    /// Why, in words.
+    pub fn reason(&self) -> String {
+        match self {
+            Contradiction::Theorem(reason) => reason.to_string(),
+            Contradiction::Odd(TourKind::Open) => "a directed board total counts every open tour once in each direction; only 1x1's single tour is its own reverse".into(),
+            Contradiction::Odd(TourKind::Closed) => "a directed count of closed tours counts every cycle once in each direction".into(),
+            Contradiction::AboveBound(_) => "the most the board's knight moves allow: from the start one of its moves, from each later square one of its moves but the one it came from".into(),
+            Contradiction::StartsSum(_) => "the sum of its starts' counts".into(),
+            Contradiction::StartsExceed(_) => "the starts known for this board already add up to that".into(),
+            Contradiction::Recount { by, .. } => format!("recounted by {by}"),
+        }
+    }
+}
+
+impl fmt::Display for Contradiction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "expected {} ({})", self.expected(), self.reason())
+    }
+}
+
+/// Checks one count on its own: the theorems, parity and the bound.
+pub fn check_count(question: &Question, count: &BigUint) -> Result<(), Contradiction> {
+    let board = question.board;
+    if let Some(reason) = no_tour(board, question.kind, question.start) {
+        return if *count == BigUint::ZERO {
+            Ok(())
+        } else {
+            Err(Contradiction::Theorem(reason))
+        };
+    }
+    let directed_total = question.kind == TourKind::Closed || question.start.is_none();
+    if directed_total && board.squares() > 1 && count.bit(0) {
+        return Err(Contradiction::Odd(question.kind));
+    }
+    // The bound costs a multiplication per kind of square: compare sizes first.
+    if count.bits() + 1 >= lower_bits(board) {
+        let bound = tour_bound(question);
+        if *count > bound {
+            return Err(Contradiction::AboveBound(bound));
+        }
+    }
+    Ok(())
+}
+
+/// Checks an open board total against its starts' counts (`sum` of the weighted counts of the
+/// starts known, `complete` when every start is): the total is the sum of all of them, and at
+/// least the sum of some.
+pub fn check_total(total: &BigUint, sum: &BigUint, complete: bool) -> Result<(), Contradiction> {
+    if complete && total != sum {
+        Err(Contradiction::StartsSum(sum.clone()))
+    } else if !complete && total < sum {
+        Err(Contradiction::StartsExceed(sum.clone()))
+    } else {
+        Ok(())
+    }
+}
+
+/// The weighted sum of the counts of an open board's starts that `known` has, and whether it
+/// has them all.
+pub fn starts_sum<'a>(
+    board: Board,
+    known: impl Fn(&Question) -> Option<&'a BigUint>,
+) -> (BigUint, bool) {
+    let mut sum = BigUint::ZERO;
+    let mut complete = true;
+    for (start, weight) in Question::starts_of_board(board, TourKind::Open) {
+        match known(&start) {
+            Some(count) => sum += count * weight,
+            None => complete = false,
+        }
+    }
+    (sum, complete)
+}
+
+/// The most tours `question` can have, from the board's knight moves alone.
+///
+/// A tour from a start `s` is a sequence of squares, each a knight's move from the one before.
+/// Number each square's moves; a tour then picks, at `s`, one of `deg(s)` moves, and at every
+/// later square but the last, one of its `deg(v) - 1` moves that do not go back to the square it
+/// came from. Writing down those choices, square by square (the last square writes 1), gives a
+/// tuple from which the tour can be walked again, so different tours give different tuples:
+///
+/// `tours from s <= max(1, deg(s)) · ∏_{v ≠ s} max(1, deg(v) - 1)`.
+///
+/// A directed open total is at most the sum of that over every start; a directed closed count
+/// (closed tours through any one square, both directions) is at most the bound from any square,
+/// the least being from a square of the largest degree. The board's degrees are counted by kind
+/// of row and column (near an edge or not), so the bound costs nothing even on large boards.
+pub fn tour_bound(question: &Question) -> BigUint {
+    let board = question.board;
+    let degrees = degree_counts(board);
+    // P = ∏_v f(deg v), f(d) = max(1, d - 1), as powers of 1..=7.
+    let mut powers = [0u64; 8];
+    for (degree, &squares) in degrees.iter().enumerate() {
+        powers[later(degree)] += squares;
+    }
+    let product = (2..8u32).fold(BigUint::from(1u32), |p, base| {
+        p * power(base, powers[base as usize])
+    });
+    // Tours from a square of this degree: P / f(deg) · max(1, deg).
+    let from = |degree: usize| &product / later(degree) * first(degree);
+    match (question.kind, question.start) {
+        (TourKind::Open, Some(start)) => from(degree_of(board, start)),
+        (TourKind::Open, None) => degrees
+            .iter()
+            .enumerate()
+            .filter(|(_, squares)| **squares > 0)
+            .map(|(degree, &squares)| from(degree) * squares)
+            .sum(),
+        (TourKind::Closed, _) => {
+            let largest = (0..9).rev().find(|&d| degrees[d] > 0).unwrap_or(0);
+            from(largest)
+        }
+    }
+}
+
+/// `base^exponent` for any exponent a board can give.
+fn power(base: u32, exponent: u64) -> BigUint {
+    let base = BigUint::from(base);
+    let mut result = base.pow((exponent % (1 << 32)) as u32);
+    for _ in 0..exponent >> 32 {
+        result *= base.pow(u32::MAX) * &base;
+    }
+    result
+}
+
+/// Choices at the start: `max(1, deg)`.
+fn first(degree: usize) -> u64 {
+    degree.max(1) as u64
+}
+
+/// Choices at a later square: `max(1, deg - 1)`.
+fn later(degree: usize) -> usize {
+    degree.saturating_sub(1).max(1)
+}
+
+/// A lower estimate of the bits of [`tour_bound`] (each square but one gives at least
+/// `floor(log2 f)` bits): counts shorter than this need no exact bound.
+fn lower_bits(board: Board) -> u64 {
+    let degrees = degree_counts(board);
+    let bits: u64 = degrees
+        .iter()
+        .enumerate()
+        .map(|(degree, &squares)| squares * u64::from(later(degree).ilog2()))
+        .sum();
+    bits.saturating_sub(3)
+}
+
+fn degree_of(board: Board, square: Square) -> usize {
+    board.knight_moves(square).count()
+}
+
+/// How many squares of `board` have each number of knight moves, 0 to 8.
+fn degree_counts(board: Board) -> [u64; 9] {
+    let rows = line_kinds(board.rows());
+    let cols = line_kinds(board.cols());
+    let mut counts = [0u64; 9];
+    for &(row_moves, row_count) in &rows {
+        for &(col_moves, col_count) in &cols {
+            let degree = KNIGHT_MOVES
+                .iter()
+                .filter(|(dr, dc)| row_moves & step_bit(*dr) != 0 && col_moves & step_bit(*dc) != 0)
+                .count();
+            counts[degree] += row_count * col_count;
+        }
+    }
+    counts
+}
+
+/// The bit of a step of -2, -1, 1 or 2 along a line.
+fn step_bit(step: i32) -> u8 {
+    match step {
+        -2 => 1,
+        -1 => 2,
+        1 => 4,
+        _ => 8,
+    }
+}
+
+/// The lines (rows or columns) `0..n` grouped by the steps they allow (a set of `step_bit`s),
+/// with how many lines allow each set: only the two lines at each end differ from the middle.
+fn line_kinds(n: u32) -> Vec<(u8, u64)> {
+    let steps = |i: u32| -> u8 {
+        [(-2i64, 1u8), (-1, 2), (1, 4), (2, 8)]
+            .iter()
+            .filter(|(d, _)| (0..i64::from(n)).contains(&(i64::from(i) + d)))
+            .fold(0, |set, (_, bit)| set | bit)
+    };
+    let mut ends: Vec<u32> = [0, 1, n.saturating_sub(2), n.saturating_sub(1)]
+        .into_iter()
+        .filter(|&i| i < n)
+        .collect();
+    ends.sort_unstable();
+    ends.dedup();
+    let mut kinds: Vec<(u8, u64)> = Vec::new();
+    let mut add = |set: u8, count: u64| match kinds.iter_mut().find(|(s, _)| *s == set) {
+        Some((_, c)) => *c += count,
+        None => kinds.push((set, count)),
+    };
+    for &i in &ends {
+        add(steps(i), 1);
+    }
+    let middle = u64::from(n) - ends.len() as u64;
+    if middle > 0 {
+        add(15, middle);
+    }
+    kinds
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn board(r: u32, c: u32) -> Board {
+        Board::new(r, c).unwrap()
+    }
+
+    #[test]
+    fn degree_counts_match_the_moves() {
+        for (r, c) in [
+            (1, 1),
+            (1, 5),
+            (2, 7),
+            (3, 4),
+            (5, 5),
+            (4, 9),
+            (8, 8),
+            (6, 13),
+        ] {
+            let b = board(r, c);
+            let mut direct = [0u64; 9];
+            for square in b.all_squares() {
+                direct[degree_of(b, square)] += 1;
+            }
+            assert_eq!(degree_counts(b), direct, "{b}");
+        }
+        let big = degree_counts(board(100_000, 100_000));
+        assert_eq!(big.iter().sum::<u64>(), 100_000 * 100_000);
+    }
+
+    #[test]
+    fn the_bound_holds_and_refuses_absurd_counts() {
+        let b = board(5, 5);
+        let corner = Question::from_start(b, Square::new(0, 0), TourKind::Open);
+        let bound = tour_bound(&corner);
+        assert!(bound >= BigUint::from(304u32), "{bound}");
+        let absurd: BigUint = "123456789012345678901234567890123456789".parse().unwrap();
+        assert_eq!(
+            check_count(&corner, &absurd),
+            Err(Contradiction::AboveBound(bound))
+        );
+        // 1x1: one tour of one square.
+        let one = Question::total(board(1, 1), TourKind::Open);
+        assert_eq!(tour_bound(&one), BigUint::from(1u32));
+        assert_eq!(check_count(&one, &BigUint::from(1u32)), Ok(()));
+    }
+
+    #[test]
+    fn theorems_and_parity() {
+        let total = Question::total(board(5, 5), TourKind::Open);
+        assert_eq!(
+            check_count(&total, &BigUint::from(1729u32)),
+            Err(Contradiction::Odd(TourKind::Open))
+        );
+        assert_eq!(check_count(&total, &BigUint::from(1728u32)), Ok(()));
+        let none = Question::total(board(3, 5), TourKind::Open);
+        assert!(matches!(
+            check_count(&none, &BigUint::from(4u32)),
+            Err(Contradiction::Theorem(_))
+        ));
+        let closed = Question::total(board(6, 6), TourKind::Closed);
+        assert_eq!(
+            check_count(&closed, &BigUint::from(19725u32)),
+            Err(Contradiction::Odd(TourKind::Closed))
+        );
+        assert_eq!(check_count(&closed, &BigUint::from(19724u32)), Ok(()));
+    }
+
+    #[test]
+    fn totals_against_starts() {
+        let (two, four) = (BigUint::from(2u32), BigUint::from(4u32));
+        assert_eq!(check_total(&four, &four, true), Ok(()));
+        assert_eq!(
+            check_total(&four, &two, true),
+            Err(Contradiction::StartsSum(two.clone()))
+        );
+        assert_eq!(check_total(&four, &two, false), Ok(()));
+        assert_eq!(
+            check_total(&two, &four, false),
+            Err(Contradiction::StartsExceed(four))
+        );
+    }
+}

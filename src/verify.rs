@@ -1,0 +1,428 @@
+//! Checking counts before they are believed: what an import would add ([`check_import`]) and
+//! what the store holds ([`verify`], the `knights verify` command).
+//!
+//! Both make the checks of [`crate::trust`] (theorem zeros, parity, the bound of the board,
+//! totals against their starts), refuse counts that no engine of this build could have made
+//! ([`beyond_every_engine`]) and recount with the engines what is cheap enough; `verify` also
+//! runs SQLite's own checks of the file and checks how each answer is recorded (canonical key,
+//! engine, seconds, time).
+
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use num_bigint::BigUint;
+
+use crate::board::Board;
+use crate::cancel::CancelFlag;
+use crate::error::Error;
+use crate::exchange::{KNOWN_ENGINES, MAX_SECONDS, check_utc_timestamp};
+use crate::existence::no_tour;
+use crate::input::InputError;
+use crate::question::{Question, TourKind};
+use crate::resolve::{self, EngineChoice, Resolution, Settings, THEOREM};
+use crate::store::{Answer, AnswerFilter, SUM, Store};
+use crate::trust::{self, Contradiction};
+
+/// Imported records of boards of at most this many squares are recounted by the engines before
+/// they are stored: the memo engine counts every question of such a board in milliseconds.
+pub const RECOUNT_SQUARES: u64 = 30;
+
+/// The time `knights verify --recount` gives the engines by default.
+pub const DEFAULT_RECOUNT_BUDGET: Duration = Duration::from_secs(10);
+
+/// Why no engine of this build can count `question` (none when one can, or when a theorem
+/// decides it). The reference counter is left out: it takes any board, but past 30 or so
+/// squares not in a lifetime.
+pub fn beyond_every_engine(question: &Question) -> Option<String> {
+    let reachable = [EngineChoice::Memo, EngineChoice::Frontier]
+        .into_iter()
+        .any(|engine| {
+            let settings = Settings {
+                engine,
+                ..Settings::default()
+            };
+            resolve::check_engines(std::slice::from_ref(question), &settings).is_ok()
+        });
+    (!reachable).then(|| {
+        format!(
+            "the memo engine takes boards of at most {} squares, the frontier engine boards with a short side of at most {}",
+            crate::graph::MAX_BITSET_SQUARES,
+            crate::count::frontier::MAX_WIDTH
+        )
+    })
+}
+
+/// Checks records read from an export against what the store and the engines know, before
+/// [`crate::exchange::import`] adds them: each must be within reach of an engine, agree with
+/// the store's answer to its question, and, with the store's answers, keep every open total
+/// equal to the sum of its starts (at least the sum of those known); records of boards of at
+/// most [`RECOUNT_SQUARES`] squares are recounted (without the store) and must agree. The first
+/// problem is returned as bad input naming the record's line.
+pub fn check_import(
+    store: &Store,
+    answers: &[(usize, Answer)],
+    settings: &Settings,
+) -> Result<(), Error> {
+    let bad = |line: usize, message: String| -> Error { InputError::at(line, message).into() };
+    for (line, answer) in answers {
+        if let Some(why) = beyond_every_engine(&answer.question) {
+            return Err(bad(
+                *line,
+                format!(
+                    "{}: count {} cannot be checked: no engine of this knights counts it ({why})",
+                    answer.question, answer.count
+                ),
+            ));
+        }
+    }
+
+    // The store's answers to the file's questions, and to every start and total of its boards.
+    let mut file: HashMap<Question, (usize, &BigUint)> = HashMap::new();
+    for (line, answer) in answers {
+        file.entry(answer.question)
+            .or_insert((*line, &answer.count));
+    }
+    let boards: BTreeSet<Board> = answers
+        .iter()
+        .filter(|(_, a)| a.question.kind == TourKind::Open)
+        .map(|(_, a)| a.question.board)
+        .collect();
+    let mut wanted: HashSet<Question> = file.keys().copied().collect();
+    for &board in &boards {
+        wanted.insert(Question::total(board, TourKind::Open));
+        wanted.extend(
+            Question::starts_of_board(board, TourKind::Open)
+                .into_iter()
+                .map(|(q, _)| q),
+        );
+    }
+    let stored = store.lookup(&wanted)?;
+    for (line, answer) in answers {
+        if let Some(known) = stored.get(&answer.question)
+            && known.count != answer.count
+        {
+            return Err(bad(
+                *line,
+                format!(
+                    "conflicting answers for {}: the store has {} ({}, {}), the file has {}",
+                    answer.question, known.count, known.engine, known.source, answer.count
+                ),
+            ));
+        }
+    }
+    let known = |q: &Question| -> Option<&BigUint> {
+        file.get(q)
+            .map(|&(_, count)| count)
+            .or_else(|| stored.get(q).map(|a| &a.count))
+    };
+    for &board in &boards {
+        let total_question = Question::total(board, TourKind::Open);
+        let Some(total) = known(&total_question) else {
+            continue;
+        };
+        let (sum, complete) = trust::starts_sum(board, known);
+        if trust::check_total(total, &sum, complete).is_ok() {
+            continue;
+        }
+        let (line, place) = match file.get(&total_question) {
+            Some(&(line, _)) => (line, "in this file"),
+            None => (
+                answers
+                    .iter()
+                    .find(|(_, a)| a.question.board == board && a.question.kind == TourKind::Open)
+                    .map_or(0, |(line, _)| *line),
+                "in the store",
+            ),
+        };
+        let starts = if complete {
+            "its starts in this file and the store add up to"
+        } else {
+            "the starts of it in this file and the store already add up to more:"
+        };
+        return Err(bad(
+            line,
+            format!("the total of {board} is {total} ({place}), but {starts} {sum}"),
+        ));
+    }
+
+    // Recount what is cheap.
+    let cheap: Vec<&(usize, Answer)> = answers
+        .iter()
+        .filter(|(_, a)| {
+            a.question.board.squares() <= RECOUNT_SQUARES
+                && no_tour(a.question.board, a.question.kind, a.question.start).is_none()
+        })
+        .collect();
+    let questions: Vec<Question> = cheap
+        .iter()
+        .map(|(_, a)| a.question)
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    if questions.is_empty() {
+        return Ok(());
+    }
+    let recount_settings = Settings {
+        engine: EngineChoice::Auto,
+        ..settings.clone()
+    };
+    let resolution = resolve::resolve(&questions, None, &recount_settings, &mut |_| {})?;
+    for (line, answer) in cheap {
+        let recounted = &resolution.answers[&answer.question];
+        if recounted.count != answer.count {
+            let why = Contradiction::Recount {
+                by: counted_by(&resolution, recounted),
+                count: recounted.count.clone(),
+            };
+            return Err(bad(
+                *line,
+                format!(
+                    "{}: count {} cannot be right: {why}",
+                    answer.question, answer.count
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Who counted `answer` in `resolution`: `the memo engine`, or for a sum of starts `the memo
+/// engine, as the sum of its starts`.
+fn counted_by(resolution: &Resolution, answer: &Answer) -> String {
+    if answer.engine != SUM {
+        return format!("the {} engine", answer.engine);
+    }
+    let engine = resolution
+        .answers
+        .values()
+        .filter(|a| a.question.board == answer.question.board && a.question.start.is_some())
+        .map(|a| a.engine.as_str())
+        .find(|&e| e != THEOREM)
+        .unwrap_or(THEOREM);
+    format!("the {engine} engine, as the sum of its starts")
+}
+
+/// What `knights verify` checks.
+#[derive(Clone, Debug, Default)]
+pub struct VerifyOptions {
+    /// Only these answers.
+    pub filter: AnswerFilter,
+    /// Recount answers with the engines, cheapest boards first, within `budget`.
+    pub recount: bool,
+    /// The time recounts may take (a recount running when it is over is stopped and left).
+    pub budget: Duration,
+}
+
+/// One problem found by [`verify`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    /// The question whose answer is wrong, or `None` for the file itself.
+    pub question: Option<Question>,
+    /// What is wrong: the stored value and the expected one.
+    pub detail: String,
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.question {
+            Some(question) => write!(f, "{question}: {}", self.detail),
+            None => f.write_str(&self.detail),
+        }
+    }
+}
+
+/// What [`verify`] found.
+#[derive(Clone, Debug, Default)]
+pub struct VerifyReport {
+    /// Answers checked.
+    pub answers: usize,
+    /// Answers that an engine recounted (with `recount`).
+    pub recounted: usize,
+    /// Answers that could have been recounted but were not: the time ran out, or the engine
+    /// stopped (its memory budget).
+    pub not_recounted: usize,
+    /// Answers that a theorem decides (zeros): no recount needed.
+    pub decided: usize,
+    /// Every problem found, in the order of the answers.
+    pub problems: Vec<Problem>,
+}
+
+/// Checks the answers of `store` that pass the filter: SQLite's integrity checks, each answer
+/// on its own (canonical key, known engine used where it can be, [`trust::check_count`], within
+/// an engine's reach, seconds and time in range), every open total against its starts, and with
+/// `recount` a recount of every answer that no theorem decides, cheapest boards first, until the
+/// budget is spent. Ctrl-C (the settings' flag) stops it with [`Error::Interrupted`].
+pub fn verify(
+    store: &Store,
+    options: &VerifyOptions,
+    settings: &Settings,
+) -> Result<VerifyReport, Error> {
+    let mut report = VerifyReport::default();
+    for fault in store.integrity_check()? {
+        report.problems.push(Problem {
+            question: None,
+            detail: format!("{}: {fault}", store.path()),
+        });
+    }
+    let answers = store.list(&options.filter)?;
+    report.answers = answers.len();
+    let mut counts: HashMap<Question, &BigUint> = HashMap::new();
+    for answer in &answers {
+        for detail in answer_problems(answer) {
+            report.problems.push(Problem {
+                question: Some(answer.question),
+                detail,
+            });
+        }
+        if answer.question.is_canonical() {
+            counts.insert(answer.question, &answer.count);
+        }
+    }
+    for answer in &answers {
+        let q = answer.question;
+        if q.kind == TourKind::Open && q.start.is_none() && q.is_canonical() {
+            let (sum, complete) = trust::starts_sum(q.board, |s| counts.get(s).copied());
+            if let Err(why) = trust::check_total(&answer.count, &sum, complete) {
+                report.problems.push(Problem {
+                    question: Some(q),
+                    detail: format!("stored {}, {why}", answer.count),
+                });
+            }
+        }
+    }
+    if options.recount {
+        recount(&answers, options.budget, settings, &mut report)?;
+    }
+    Ok(report)
+}
+
+/// The problems of one stored answer on its own.
+fn answer_problems(answer: &Answer) -> Vec<String> {
+    let q = answer.question;
+    let count = &answer.count;
+    let engine = answer.engine.as_str();
+    let open_total = q.kind == TourKind::Open && q.start.is_none();
+    let mut problems = Vec::new();
+    if !q.is_canonical() {
+        let canonical = match q.start {
+            Some(start) if q.board.contains(start) => {
+                Question::from_start(q.board, start, q.kind).to_string()
+            }
+            _ => Question::total(q.board, q.kind).to_string(),
+        };
+        problems.push(format!(
+            "stored {count} under a key that is not canonical (the store keeps this question as {canonical}), so no look-up finds it"
+        ));
+        return problems;
+    }
+    if !KNOWN_ENGINES.contains(&engine) {
+        problems.push(format!(
+            "stored {count} by an unknown engine '{engine}' (known: {})",
+            KNOWN_ENGINES.join(", ")
+        ));
+    } else if engine == SUM && !open_total {
+        problems.push(format!(
+            "stored {count} under the engine '{SUM}', which only answers open board totals"
+        ));
+    } else if open_total && matches!(engine, "memo" | "reference") {
+        problems.push(format!(
+            "stored {count} as counted by the {engine} engine, which never counts a board total (it counts the starts)"
+        ));
+    } else if engine == THEOREM && no_tour(q.board, q.kind, q.start).is_none() {
+        problems.push(format!(
+            "stored {count} under the engine '{THEOREM}', but no theorem decides {q}"
+        ));
+    }
+    if let Err(why) = trust::check_count(&q, count) {
+        problems.push(format!("stored {count}, {why}"));
+    } else if let Some(why) = beyond_every_engine(&q) {
+        problems.push(format!(
+            "stored {count}, but no engine of this knights counts it ({why}): nothing stands behind it"
+        ));
+    }
+    if !(0.0..=MAX_SECONDS).contains(&answer.seconds) {
+        problems.push(format!(
+            "stored with {} seconds of computing, not a believable time (0 to {MAX_SECONDS})",
+            answer.seconds
+        ));
+    }
+    if let Err(why) = check_utc_timestamp(answer.computed_at.as_deref().unwrap_or("")) {
+        problems.push(format!("stored with {why}"));
+    }
+    problems
+}
+
+/// Recounts the answers no theorem decides, board by board, cheapest first, until `budget` is
+/// spent; adds a problem for every count the engines disagree with.
+fn recount(
+    answers: &[Answer],
+    budget: Duration,
+    settings: &Settings,
+    report: &mut VerifyReport,
+) -> Result<(), Error> {
+    let mut boards: BTreeMap<(u64, Board, TourKind), Vec<&Answer>> = BTreeMap::new();
+    for answer in answers {
+        let q = answer.question;
+        if !q.is_canonical() {
+            continue;
+        }
+        if no_tour(q.board, q.kind, q.start).is_some() {
+            report.decided += 1;
+        } else if beyond_every_engine(&q).is_none() {
+            boards
+                .entry((q.board.squares(), q.board, q.kind))
+                .or_default()
+                .push(answer);
+        }
+    }
+    let candidates: usize = boards.values().map(Vec::len).sum();
+    let deadline = Instant::now() + budget;
+    let stop = CancelFlag::new();
+    let finished = AtomicBool::new(false);
+    let engines = Settings {
+        engine: EngineChoice::Auto,
+        memory: settings.memory,
+        cancel: stop.clone(),
+    };
+    std::thread::scope(|scope| {
+        // Stops the engines at the deadline, or at Ctrl-C.
+        scope.spawn(|| {
+            while !finished.load(Ordering::Relaxed) {
+                if settings.cancel.is_cancelled() || Instant::now() >= deadline {
+                    stop.cancel();
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(10));
+            }
+        });
+        for group in boards.values() {
+            if stop.is_cancelled() {
+                break;
+            }
+            let questions: Vec<Question> = group.iter().map(|a| a.question).collect();
+            let Ok(resolution) = resolve::resolve(&questions, None, &engines, &mut |_| {}) else {
+                // Stopped at the deadline, or an engine's limit (its memory budget): left.
+                continue;
+            };
+            for answer in group {
+                report.recounted += 1;
+                let recounted = &resolution.answers[&answer.question];
+                if recounted.count != answer.count {
+                    let why = Contradiction::Recount {
+                        by: counted_by(&resolution, recounted),
+                        count: recounted.count.clone(),
+                    };
+                    report.problems.push(Problem {
+                        question: Some(answer.question),
+                        detail: format!("stored {}, {why}", answer.count),
+                    });
+                }
+            }
+        }
+        finished.store(true, Ordering::Relaxed);
+    });
+    report.not_recounted = candidates - report.recounted;
+    settings.cancel.check()
+}
