@@ -140,6 +140,21 @@ impl Store {
             .map_err(|e| self.error("reading the schema version", e))
     }
 
+    /// How many answers the store holds.
+    pub fn len(&self) -> Result<u64, StoreError> {
+        self.conn
+            .query_row("SELECT count(*) FROM answers", [], |row| {
+                row.get::<_, i64>(0)
+            })
+            .map(|n| n.max(0) as u64)
+            .map_err(|e| self.error("counting the answers", e))
+    }
+
+    /// True when the store holds no answer.
+    pub fn is_empty(&self) -> Result<bool, StoreError> {
+        self.len().map(|n| n == 0)
+    }
+
     fn error(&self, context: &'static str, e: rusqlite::Error) -> StoreError {
         classify(&self.path, context, e)
     }

@@ -1085,3 +1085,39 @@ fn a_conflict_while_computing_costs_no_other_answer() {
         );
     }
 }
+
+/// An interrupted precompute says how many answers it saved, and the store holds that many
+/// (the theorems' zeros and the totals summed from their starts included).
+#[test]
+fn an_interrupted_precompute_counts_what_it_saved() {
+    use std::process::{Command, Stdio};
+    let test = TestStore::new();
+    let child = Command::new(env!("CARGO_BIN_EXE_knights"))
+        .arg("--db")
+        .arg(test.path())
+        .args(["precompute", "--max-squares", "42", "--quiet"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    if output.status.code() == Some(130) {
+        let said: i64 = stderr
+            .split("the ")
+            .nth(1)
+            .and_then(|rest| rest.split_whitespace().next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("{stderr}"));
+        assert_eq!(said, test.answers(), "{stderr}");
+    } else {
+        // Finished before the interruption on a fast machine: everything is there.
+        assert!(output.status.success(), "{stderr}");
+        assert!(test.answers() > 100);
+    }
+}

@@ -5,7 +5,7 @@ use std::time::Instant;
 use anyhow::Result;
 use knights::input::plural;
 use knights::precompute::{self, BoardRange, BoardSelection};
-use knights::resolve::{self, Progress};
+use knights::resolve;
 
 use crate::cli::exit::CliError;
 use crate::cli::flags::{EngineArgs, KindFlag, StoreOnlyFlags};
@@ -55,17 +55,14 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
     let mut store = session.writable_store("precompute", args.unused.no_cache)?;
     let bar = progress_bar(args.quiet);
     let clock = Instant::now();
-    let mut computed = 0usize;
+    // What was saved is what the store gained: the computed answers, the theorems' zeros and the
+    // totals summed from their starts alike.
+    let before = store.len()?;
     let result = resolve::resolve(
         &questions,
         Some(&mut store),
         &session.settings(args.engine.engine),
-        &mut |event| {
-            if let Progress::Computed(_) = event {
-                computed += 1;
-            }
-            report_progress(&bar, event);
-        },
+        &mut |event| report_progress(&bar, event),
     );
     bar.finish_and_clear();
     match result {
@@ -85,7 +82,8 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
             Ok(())
         }
         Err(knights::Error::Interrupted) => Err(CliError::stopped(format!(
-            "interrupted: the {computed} answers computed so far are saved in {}; run the same command again to go on",
+            "interrupted: the {} answers computed so far are saved in {}; run the same command again to go on",
+            store.len()?.saturating_sub(before),
             store.path()
         ))
         .into()),
