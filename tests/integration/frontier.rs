@@ -272,6 +272,6 @@ fn the_memory_budget_stops_the_frontier_engine_with_a_clear_message() {
         .assert()
         .code(1)
         .stdout("")
-        .stderr(contains("over the memory budget"))
+        .stderr(contains("over its memory budget"))
         .stderr(contains("allow more with --memory"));
 }
