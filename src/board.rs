@@ -330,6 +330,34 @@ impl CanonicalStart {
     }
 }
 
+/// Reads a whole number, saying what is wrong with text that is not one.
+fn parse_whole(text: &str) -> Result<u64, String> {
+    match text.trim().parse::<i128>() {
+        Ok(v) if v < 0 => Err(format!("{text} is negative")),
+        Ok(v) => u64::try_from(v).map_err(|_| format!("{text} is far too large")),
+        Err(_) => Err(format!("'{text}' is not a whole number")),
+    }
+}
+
+/// Reads a board side: a whole number from 1 to [`MAX_SIDE`]. The message is the one the
+/// command line and the server both show.
+pub fn parse_side(text: &str) -> Result<u32, String> {
+    let value = parse_whole(text).map_err(|e| format!("{e}; a board side is at least 1"))?;
+    if value == 0 {
+        return Err("a board side is at least 1".into());
+    }
+    u32::try_from(value)
+        .ok()
+        .filter(|&v| v <= MAX_SIDE)
+        .ok_or_else(|| format!("a board side is at most {MAX_SIDE}"))
+}
+
+/// Reads a row or column of a square, counted from 0.
+pub fn parse_coordinate(text: &str) -> Result<u32, String> {
+    let value = parse_whole(text).map_err(|e| format!("{e}; squares are numbered from 0"))?;
+    u32::try_from(value).map_err(|_| format!("{text} is far too large"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

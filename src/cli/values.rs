@@ -121,30 +121,14 @@ impl From<KindArg> for TourKind {
     }
 }
 
-fn parse_whole(text: &str) -> Result<u64, String> {
-    match text.trim().parse::<i128>() {
-        Ok(v) if v < 0 => Err(format!("{text} is negative")),
-        Ok(v) => u64::try_from(v).map_err(|_| format!("{text} is far too large")),
-        Err(_) => Err(format!("'{text}' is not a whole number")),
-    }
-}
-
 /// A board side: a whole number from 1 to the largest side.
 pub fn parse_side(text: &str) -> Result<u32, String> {
-    let value = parse_whole(text).map_err(|e| format!("{e}; a board side is at least 1"))?;
-    if value == 0 {
-        return Err("a board side is at least 1".into());
-    }
-    u32::try_from(value)
-        .ok()
-        .filter(|&v| v <= knights::board::MAX_SIDE)
-        .ok_or_else(|| format!("a board side is at most {}", knights::board::MAX_SIDE))
+    knights::board::parse_side(text)
 }
 
 /// A row or column of a square, from 0.
 pub fn parse_coordinate(text: &str) -> Result<u32, String> {
-    let value = parse_whole(text).map_err(|e| format!("{e}; squares are numbered from 0"))?;
-    u32::try_from(value).map_err(|_| format!("{text} is far too large"))
+    knights::board::parse_coordinate(text)
 }
 
 /// A range of sides `A..B`, or one side.
@@ -165,9 +149,5 @@ pub fn parse_range(text: &str) -> Result<BoardRange, String> {
 
 /// One board, `RxC`.
 pub fn parse_board(text: &str) -> Result<Board, String> {
-    let range: BoardRange = text.parse()?;
-    if range.from != range.to {
-        return Err(format!("'{text}' is a range; give one board like 5x6"));
-    }
-    Board::new(range.from.0, range.from.1).map_err(|e| e.to_string())
+    BoardRange::one_board(text)
 }
