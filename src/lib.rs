@@ -11,6 +11,7 @@
 //! * [`resolve`]: answering questions from the store or by computing them;
 //! * [`batch`]: answering lists of queries in input order;
 //! * [`series`]: tables of board totals, `ROWS × n` for a range of `n`;
+//! * [`serve`]: the web page and JSON API (`knights serve`);
 //! * [`precompute`]: choosing boards to fill the store with;
 //! * [`exchange`]: reading exported answers back (import);
 //! * [`tour`]: finding and checking tours.
@@ -31,6 +32,7 @@ pub mod precompute;
 pub mod question;
 pub mod resolve;
 pub mod series;
+pub mod serve;
 pub mod store;
 pub mod tour;
 

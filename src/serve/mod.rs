@@ -1,0 +1,118 @@
+//! `knights serve`: a web page to explore boards and watch tours, and a JSON API over the
+//! answer store, on axum and tokio.
+//!
+//! * `page`: the page's files, compiled into the binary;
+//! * `params`: reading query strings with the command line's messages;
+//! * `reply`: errors as HTTP statuses with one-line messages;
+//! * `jobs`: long computations as jobs, one per question, polled and cancellable;
+//! * `api`: the routes.
+//!
+//! The engines are blocking and CPU-bound: they always run on tokio's blocking threads, each
+//! with a store opened there (a `Store` is not `Sync`).
+
+mod api;
+mod jobs;
+mod page;
+mod params;
+mod reply;
+
+use std::io;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::cancel::CancelFlag;
+use crate::memory::MemoryBudget;
+
+/// How the server runs.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The address to listen on (port 0: a free port, said to `ready`).
+    pub bind: SocketAddr,
+    /// The answer store; `None` computes without one (`--no-cache`).
+    pub store: Option<PathBuf>,
+    /// Memory for the engines, shared by the jobs that may run at once.
+    pub memory: MemoryBudget,
+    /// What the server refuses to do.
+    pub limits: Limits,
+}
+
+/// What one client may ask of the server, so that none can take it over.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Counting jobs running at once (one more answers 429); also tour searches at once
+    /// (more wait their turn).
+    pub jobs: usize,
+    /// The largest board, in squares, that a tour is found for (larger: 413).
+    pub tour_squares: u64,
+    /// How long a count waits for its job before answering 202 with the job's address, unless
+    /// the request says (`wait=SECONDS`).
+    pub wait: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            jobs: 2,
+            tour_squares: 250_000,
+            wait: Duration::from_secs(1),
+        }
+    }
+}
+
+/// What can stop the server from serving.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    /// The address cannot be listened on (taken, or not this machine's).
+    #[error("cannot listen on {addr}: {source}")]
+    Bind {
+        /// The address.
+        addr: SocketAddr,
+        /// Why.
+        source: io::Error,
+    },
+    /// The runtime or the listening socket failed.
+    #[error("the server failed: {0}")]
+    Io(#[from] io::Error),
+}
+
+/// How often the server looks at the stop flag (set by Ctrl-C).
+const STOP_POLL: Duration = Duration::from_millis(100);
+
+/// Runs the server until `stop` is set: listens on `config.bind`, calls `ready` with the
+/// address, serves; then cancels the running jobs (what they finished is saved), answers the
+/// requests under way and returns.
+pub fn run(
+    config: Config,
+    stop: &CancelFlag,
+    ready: impl FnOnce(SocketAddr),
+) -> Result<(), ServeError> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .thread_name("knights-serve")
+        .build()?;
+    let result = runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind(config.bind)
+            .await
+            .map_err(|source| ServeError::Bind {
+                addr: config.bind,
+                source,
+            })?;
+        ready(listener.local_addr()?);
+        let app = api::App::new(&config, CancelFlag::new());
+        let stopping = app.clone();
+        let stop = stop.clone();
+        axum::serve(listener, api::router(app))
+            .with_graceful_shutdown(async move {
+                while !stop.is_cancelled() {
+                    tokio::time::sleep(STOP_POLL).await;
+                }
+                stopping.stop();
+            })
+            .await?;
+        Ok(())
+    });
+    // The jobs were cancelled and stop at their next check; none is waited for long.
+    runtime.shutdown_timeout(Duration::from_secs(10));
+    result
+}
