@@ -147,6 +147,9 @@ async function loadBoard(s) {
   $('legend').hidden = true;
   $('csv-link').hidden = true;
   setStatus('Counting…', 'busy');
+  const rows = Number(s.rows), cols = Number(s.cols);
+  // The plain board at once: its squares can be chosen for tours while the counts come.
+  drawBoard(rows, cols, null);
   const started = Date.now();
   const reply = await countOf({ rows: s.rows, cols: s.cols, kind: s.kind }, isCurrent, (job) => {
     currentJob = job.job;
@@ -163,11 +166,11 @@ async function loadBoard(s) {
   });
   if (!reply) return;
   currentJob = null;
-  const rows = Number(s.rows), cols = Number(s.cols);
   if (reply.status !== 200) {
     setStatus(reply.body.error || `the server answered ${reply.status}`, 'error');
-    // Past what the engines count, a board still has tours: draw it plain to choose a square.
-    if (reply.status !== 400) drawBoard(rows, cols, null);
+    // Past what the engines count, a board still has tours: it stays drawn plain, to choose a
+    // square. A board that is not one goes.
+    if (reply.status === 400) $('heatmap').replaceChildren();
     return;
   }
   boardData = reply.body;
@@ -183,7 +186,8 @@ async function loadBoard(s) {
 
 function sourceText(data) {
   const engine = data.engine === 'theorem' ? 'an existence theorem' : `the ${data.engine} engine`;
-  const seconds = `${Number(data.seconds).toFixed(data.seconds < 1 ? 3 : 1)} s`;
+  const seconds = data.seconds < 0.001 ? 'less than a millisecond'
+    : `${Number(data.seconds).toFixed(data.seconds < 1 ? 3 : 1)} s`;
   return data.source === 'store'
     ? `From the answer store (computed by ${engine} in ${seconds}).`
     : `Computed by ${engine} in ${seconds}, and kept in the store.`;
@@ -226,7 +230,8 @@ function showTotals(data) {
   if (data.reason) add('Why', data.reason);
   const counts = data.counts ? data.counts.flat() : [data.per_square];
   const nonzero = counts.filter((c) => c !== '0').sort(compareDigits);
-  if (data.heat && nonzero.length > 0) {
+  // A closed count is the same on every square: one colour, no scale to read.
+  if (data.heat && nonzero.length > 0 && data.kind !== 'closed') {
     $('legend-bar').style.background = `linear-gradient(to right, ${data.heat.legend.join(', ')})`;
     $('legend-low').textContent = group(nonzero[0]);
     $('legend-high').textContent = group(nonzero[nonzero.length - 1]);
@@ -246,7 +251,7 @@ function svgElement(name, attributes, parent) {
 function drawBoard(rows, cols, data) {
   const holder = $('heatmap');
   holder.replaceChildren();
-  if (!(rows >= 1 && cols >= 1)) return;
+  if (!(Number.isInteger(rows) && Number.isInteger(cols) && rows >= 1 && cols >= 1)) return;
   if (rows * cols > MAX_DRAWN_SQUARES) {
     holder.textContent = `The ${rows}×${cols} board is too large to draw here; ` +
       'type a square in the address (row=, col=) to see a tour from it.';
@@ -343,6 +348,11 @@ function onBoardKey(event, rows, cols) {
 
 function choose(r, c) {
   go({ ...view, row: String(r), col: String(c), seed: '0' });
+  // On a narrow screen the tour is below the board: bring it into view.
+  const section = $('tour-section');
+  if (section.getBoundingClientRect().top > window.innerHeight * 0.6) {
+    section.scrollIntoView({ behavior: reducedMotion ? 'auto' : 'smooth', block: 'start' });
+  }
 }
 
 $('board-form').addEventListener('submit', (event) => {
@@ -514,9 +524,7 @@ function stopAnimation() {
 }
 
 function showPlaying(playing) {
-  const button = $('play');
-  button.textContent = playing ? '\u23F8' : '\u25B6\uFE0E';
-  button.setAttribute('aria-label', playing ? 'Pause' : 'Play');
+  $('play').textContent = playing ? 'Pause' : 'Play';
 }
 
 function togglePlay() {
