@@ -21,11 +21,13 @@ struct Server {
 }
 
 impl Server {
-    /// `knights serve --bind 127.0.0.1:0 --db <temporary store>` with `extra` arguments.
+    /// `knights serve --bind 127.0.0.1:0 --db <temporary store>` with `extra` arguments. A
+    /// count waits up to a minute for its job unless the request says `wait=0`, so that a
+    /// loaded machine does not turn an expected answer into a job.
     fn start(extra: &[&str]) -> Server {
         let store = TestStore::new();
         let mut child = Command::new(env!("CARGO_BIN_EXE_knights"))
-            .args(["serve", "--bind", "127.0.0.1:0", "--db"])
+            .args(["serve", "--bind", "127.0.0.1:0", "--wait", "60", "--db"])
             .arg(store.path())
             .args(extra)
             .env("XDG_DATA_HOME", store.dir.path().join("xdg"))

@@ -1,6 +1,7 @@
 //! `knights serve`: the web page and the JSON API over the answer store.
 
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::Result;
@@ -52,10 +53,7 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
         .ok_or_else(|| CliError::bad_input("--wait must be from 0 to 60 seconds"))?;
     // Open the store once now: a file that is not a knights store stops the command here,
     // with the command's message, rather than in every request.
-    let store = match session.store()? {
-        Some(store) => Some(std::path::PathBuf::from(store.path())),
-        None => None,
-    };
+    let store = session.store()?.map(|store| PathBuf::from(store.path()));
     let config = Config {
         bind: args.bind,
         store: store.clone(),

@@ -196,8 +196,10 @@ function sourceText(data) {
 // The count on a square: the table's, or the closed count that every square shares.
 function countAt(data, r, c) {
   if (!data) return null;
-  if (data.counts) return data.counts[r][c];
-  if (data.per_square !== undefined) return data.per_square;
+  if (data.counts) return (data.counts[r] && data.counts[r][c]) || null;
+  if (data.per_square !== undefined && r >= 0 && r < data.rows && c >= 0 && c < data.cols) {
+    return data.per_square;
+  }
   return null;
 }
 
@@ -415,7 +417,7 @@ async function showSquareCount(s, isCurrent) {
       `${group(count)} (each direction counted)`;
   };
   const known = boardKey === `${s.rows}x${s.cols}:${s.kind}` ? countAt(boardData, Number(s.row), Number(s.col)) : null;
-  if (known !== null && known !== undefined) {
+  if (known !== null) {
     say(known);
     return;
   }
