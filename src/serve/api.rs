@@ -148,8 +148,30 @@ async fn count_answer(app: App, query: Pairs) -> Result<Response, ApiError> {
     if let Some(to) = request.to {
         return Err(between_squares(request.view, to));
     }
+    // The engines' limits first, on questions that are cheap to make: every start of a table
+    // takes the same engine as the corner, which no theorem rules out unless it rules out the
+    // whole board.
+    let board_checks = match request.view {
+        CountView::Table(board) => vec![
+            Question::total(board, TourKind::Open),
+            Question::from_start(board, Square::new(0, 0), TourKind::Open),
+        ],
+        view => view.questions(),
+    };
+    resolve::check_engines(&board_checks, &Settings::default())?;
+    if let CountView::Table(board) = request.view {
+        let limit = app.0.limits.table_squares;
+        if board.squares() > limit {
+            return Err(ApiError::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                format!(
+                    "the {board} board has {} squares; this server counts per-square tables of at most {limit} squares (the board's total: add &total)",
+                    board.squares()
+                ),
+            ));
+        }
+    }
     let questions = request.view.questions();
-    resolve::check_engines(&questions, &Settings::default())?;
     if let Some(stored) = app.stored(&questions).await? {
         return render_count(request.view, request.format, &stored);
     }
@@ -533,38 +555,36 @@ async fn tour_answer(app: App, query: Pairs) -> Result<Response, ApiError> {
             ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "the server is stopping")
         })?;
     let stop = app.0.stop.clone();
-    let found = blocking(move || {
-        Ok(crate::tour::find_tour(
-            board,
-            request.start,
-            request.closed,
-            request.seed,
-            &stop,
-        )?)
+    let svg = request.format == "svg";
+    // Finding and writing a large tour both take time: off the server's threads.
+    let text = blocking(move || {
+        let found =
+            crate::tour::find_tour(board, request.start, request.closed, request.seed, &stop)?;
+        let (tour, method) = found.map_err(|reason| ApiError::no_tour(reason.to_string()))?;
+        let format = if svg {
+            TourFormat::AnimatedSvg
+        } else {
+            TourFormat::Json
+        };
+        Ok(write_tour(&tour, method, format))
     })
     .await?;
-    let (tour, method) = found.map_err(|reason| ApiError::no_tour(reason.to_string()))?;
-    Ok(if request.format == "svg" {
-        let mut response = with_type(
-            StatusCode::OK,
-            "image/svg+xml",
-            write_tour(&tour, method, TourFormat::AnimatedSvg),
-        );
-        let name = format!(
-            "attachment; filename=\"knights-tour-{board}-{}-{}{}.svg\"",
-            request.start.row,
-            request.start.col,
-            if request.closed { "-closed" } else { "" }
-        );
-        if let Ok(value) = HeaderValue::from_str(&name) {
-            response
-                .headers_mut()
-                .insert(header::CONTENT_DISPOSITION, value);
-        }
+    if !svg {
+        return Ok(json(StatusCode::OK, text));
+    }
+    let mut response = with_type(StatusCode::OK, "image/svg+xml", text);
+    let name = format!(
+        "attachment; filename=\"knights-tour-{board}-{}-{}{}.svg\"",
+        request.start.row,
+        request.start.col,
+        if request.closed { "-closed" } else { "" }
+    );
+    if let Ok(value) = HeaderValue::from_str(&name) {
         response
-    } else {
-        json(StatusCode::OK, write_tour(&tour, method, TourFormat::Json))
-    })
+            .headers_mut()
+            .insert(header::CONTENT_DISPOSITION, value);
+    }
+    Ok(response)
 }
 
 // ---------------------------------------------------------------------------------------

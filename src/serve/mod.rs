@@ -16,6 +16,7 @@ mod page;
 mod params;
 mod reply;
 
+use std::future::IntoFuture;
 use std::io;
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -45,6 +46,9 @@ pub struct Limits {
     pub jobs: usize,
     /// The largest board, in squares, that a tour is found for (larger: 413).
     pub tour_squares: u64,
+    /// The largest board, in squares, whose per-square table is counted (larger: 413; its
+    /// total can still be asked for).
+    pub table_squares: u64,
     /// How long a count waits for its job before answering 202 with the job's address, unless
     /// the request says (`wait=SECONDS`).
     pub wait: Duration,
@@ -55,6 +59,7 @@ impl Default for Limits {
         Limits {
             jobs: 2,
             tour_squares: 250_000,
+            table_squares: 1_000,
             wait: Duration::from_secs(1),
         }
     }
@@ -79,6 +84,9 @@ pub enum ServeError {
 /// How often the server looks at the stop flag (set by Ctrl-C).
 const STOP_POLL: Duration = Duration::from_millis(100);
 
+/// How long the requests under way have, once the server stops, to be answered.
+const GRACE: Duration = Duration::from_secs(5);
+
 /// Runs the server until `stop` is set: listens on `config.bind`, calls `ready` with the
 /// address, serves; then cancels the running jobs (what they finished is saved), answers the
 /// requests under way and returns.
@@ -100,17 +108,26 @@ pub fn run(
             })?;
         ready(listener.local_addr()?);
         let app = api::App::new(&config, CancelFlag::new());
-        let stopping = app.clone();
-        let stop = stop.clone();
-        axum::serve(listener, api::router(app))
-            .with_graceful_shutdown(async move {
-                while !stop.is_cancelled() {
-                    tokio::time::sleep(STOP_POLL).await;
-                }
-                stopping.stop();
-            })
-            .await?;
-        Ok(())
+        let (stopped, mut stopping) = tokio::sync::watch::channel(false);
+        let serving = tokio::spawn(
+            axum::serve(listener, api::router(app.clone()))
+                .with_graceful_shutdown(async move {
+                    let _ = stopping.wait_for(|stop| *stop).await;
+                })
+                .into_future(),
+        );
+        while !stop.is_cancelled() && !serving.is_finished() {
+            tokio::time::sleep(STOP_POLL).await;
+        }
+        // Cancelled jobs end their requests; new connections are refused; a request that
+        // still runs after the grace period is left behind rather than holding the stop.
+        app.stop();
+        let _ = stopped.send(true);
+        match tokio::time::timeout(GRACE, serving).await {
+            Ok(Ok(served)) => served.map_err(ServeError::from),
+            Ok(Err(panicked)) => Err(ServeError::Io(io::Error::other(panicked))),
+            Err(_) => Ok(()),
+        }
     });
     // The jobs were cancelled and stop at their next check; none is waited for long.
     runtime.shutdown_timeout(Duration::from_secs(10));

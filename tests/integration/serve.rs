@@ -570,6 +570,21 @@ fn bad_parameters_answer_400_with_the_commands_message() {
             "squares",
         ),
         (
+            "/api/count?rows=100000&cols=100000",
+            413,
+            "the memo engine handles at most 64",
+        ),
+        (
+            "/api/count?rows=3&cols=100000",
+            413,
+            "this server counts per-square tables of at most 1000 squares",
+        ),
+        (
+            "/api/count?rows=100000&cols=100000&kind=closed",
+            413,
+            "the 100000x100000 board has 10000000000 squares",
+        ),
+        (
             "/api/tour?rows=5&cols=5",
             400,
             "missing parameters 'row' and 'col'",

@@ -62,6 +62,7 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
             jobs: args.max_jobs,
             tour_squares: args.max_tour_squares,
             wait,
+            ..Limits::default()
         },
     };
     let open = args.open;

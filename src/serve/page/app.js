@@ -350,9 +350,13 @@ function onBoardKey(event, rows, cols) {
 
 function choose(r, c) {
   go({ ...view, row: String(r), col: String(c), seed: '0' });
-  // On a narrow screen the tour is below the board: bring it into view.
+  revealTour();
+}
+
+// On a narrow screen the tour is below the board: bring it into view when a square is chosen.
+function revealTour() {
   const section = $('tour-section');
-  if (section.getBoundingClientRect().top > window.innerHeight * 0.6) {
+  if (!section.hidden && section.getBoundingClientRect().top > window.innerHeight * 0.6) {
     section.scrollIntoView({ behavior: reducedMotion ? 'auto' : 'smooth', block: 'start' });
   }
 }
