@@ -43,9 +43,11 @@ if [ -z "$URL" ]; then
     exit 1
 fi
 
-# Chromium keeps its profile in the scratch directory, never in the home directory.
+# Chromium keeps its profile, crash reports and caches in the scratch directory, never in the
+# home directory.
 chrome() {
-    timeout 90 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars \
+    HOME="$WORK/home" XDG_CONFIG_HOME="$WORK/config" XDG_CACHE_HOME="$WORK/cache" \
+        timeout 90 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars \
         --user-data-dir="$WORK/chrome" --virtual-time-budget=8000 "$@" 2>/dev/null
 }
 dom() { chrome --dump-dom "$URL$1"; }
