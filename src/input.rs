@@ -113,6 +113,28 @@ pub fn parse_whole(text: &str) -> Result<u64, NotWhole> {
     }
 }
 
+/// A whole number, worded for an option or parameter; `hint` says what the value is.
+fn whole(text: &str, hint: &str) -> Result<u64, String> {
+    parse_whole(text).map_err(|e| match e {
+        NotWhole::Negative => format!("{text} is negative; {hint}"),
+        NotWhole::TooLarge => format!("{text} is far too large; {hint}"),
+        NotWhole::NotANumber => format!("'{text}' is not a whole number; {hint}"),
+    })
+}
+
+/// Reads a board side given as an option or parameter (the command line and the server show
+/// the same message): a whole number from 1 to the largest side.
+pub fn parse_side(text: &str) -> Result<u32, String> {
+    let value = whole(text, "a board side is at least 1")?;
+    Board::check_side(value).map_err(|e| e.to_string())
+}
+
+/// Reads a row or column of a square given as an option or parameter, counted from 0.
+pub fn parse_coordinate(text: &str) -> Result<u32, String> {
+    let value = whole(text, "squares are numbered from 0")?;
+    u32::try_from(value).map_err(|_| format!("{text} is far too large"))
+}
+
 /// Parses a whole number, naming `field` and the line when it is not one.
 fn number(token: &Token<'_>, field: &str) -> Result<u64, InputError> {
     let text = token.text;

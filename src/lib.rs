@@ -25,6 +25,8 @@
 //! * [`resolve`]: answering questions from the store or by computing them.
 //! * [`verify`]: checking what an import would add and what the store holds — the checks of
 //!   [`trust`], the engines' reach, and recounts by the engines.
+//! * [`serve`]: the web page and the JSON API over the store (`knights serve`), on top of
+//!   everything else.
 //! * [`batch`]: answering lists of queries in input order; [`series`]: tables of board totals,
 //!   `ROWS × n` for a range of `n`; [`precompute`]: choosing boards to fill the store with.
 #![deny(missing_docs)]
@@ -44,6 +46,7 @@ pub mod precompute;
 pub mod question;
 pub mod resolve;
 pub mod series;
+pub mod serve;
 pub mod store;
 pub mod tour;
 pub mod trust;

@@ -43,6 +43,17 @@ impl FromStr for BoardRange {
     }
 }
 
+impl BoardRange {
+    /// One board, `RxC`, not a range (the `--board` filter of `query`, `board=` of the server).
+    pub fn one_board(text: &str) -> Result<Board, String> {
+        let range: BoardRange = text.parse()?;
+        if range.from != range.to {
+            return Err(format!("'{text}' is a range; give one board like 5x6"));
+        }
+        Board::new(range.from.0, range.from.1).map_err(|e| e.to_string())
+    }
+}
+
 impl fmt::Display for BoardRange {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(

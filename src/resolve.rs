@@ -487,8 +487,8 @@ fn resolve_questions(
 
 /// Checks answers that came from the store before they are served: each against the theorems,
 /// parity and the bound ([`trust::check_count`]), and an open total against the starts that
-/// `known` has.
-fn check_stored<'a>(
+/// `known` has. Every reader of the store (the commands, the server) goes through it.
+pub fn check_stored<'a>(
     path: Option<&str>,
     stored: impl Iterator<Item = &'a Answer>,
     known: &HashMap<Question, Answer>,

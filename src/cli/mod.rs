@@ -14,7 +14,9 @@ use anyhow::Result;
 use clap::{Parser, Subcommand};
 use knights::{CancelFlag, MemoryBudget};
 
-use commands::{batch, count, export, import, precompute, query, series, solve, tour, verify};
+use commands::{
+    batch, count, export, import, precompute, query, series, serve, solve, tour, verify,
+};
 use session::Session;
 
 const EXAMPLES: &str = "\
@@ -29,6 +31,7 @@ Examples:
   knights count 6 8 --total                 the open tours of 6x8, without the per-square table
   knights series 3 --cols 4..40 --closed    closed tours of every 3xn board, one line each
   knights tour 8 8 0 0                      one tour, printed as step numbers on the board
+  knights serve                             a page to explore boards and watch tours, and a JSON API
 
 Every answer is kept in the answer store (an SQLite file): --db PATH, else $KNIGHTS_DB, else
 knights/answers.db in your data directory (~/.local/share on Linux).";
@@ -86,6 +89,8 @@ enum Command {
     /// Check the stored answers (consistency, theorems, bounds, the file), and with --recount
     /// count them again; exits with 1 on any problem.
     Verify(verify::Args),
+    /// Serve a web page to explore boards and watch tours, and a JSON API over the store.
+    Serve(serve::Args),
 }
 
 /// Runs the command `cli` names.
@@ -107,5 +112,6 @@ pub fn run(cli: Cli, cancel: &CancelFlag) -> Result<()> {
         Command::Series(args) => series::run(args, &session),
         Command::Tour(args) => tour::run(args, &session),
         Command::Verify(args) => verify::run(args, &session),
+        Command::Serve(args) => serve::run(args, &session),
     }
 }

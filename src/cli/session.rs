@@ -94,7 +94,13 @@ impl Session {
     }
 
     fn open_store(&self) -> Result<Store> {
-        let path = match &self.db {
+        let path = self.store_path()?;
+        Ok(Store::open(&path).map_err(knights::Error::from)?)
+    }
+
+    /// Where the answer store is (its directory created if it is the default one).
+    pub fn store_path(&self) -> Result<PathBuf> {
+        Ok(match &self.db {
             Some(path) => path.clone(),
             None => {
                 let path = store::default_path().ok_or_else(|| {
@@ -110,8 +116,7 @@ impl Session {
                 }
                 path
             }
-        };
-        Ok(Store::open(&path).map_err(knights::Error::from)?)
+        })
     }
 
     /// The engine settings for a command run with `--engine engine`.

@@ -6,7 +6,6 @@ use std::ops::RangeInclusive;
 use clap::ValueEnum;
 use knights::Board;
 use knights::exchange::ExchangeFormat;
-use knights::input::{NotWhole, parse_whole};
 use knights::output::{Format, TourFormat};
 use knights::precompute::BoardRange;
 use knights::question::TourKind;
@@ -122,25 +121,14 @@ impl From<KindArg> for TourKind {
     }
 }
 
-/// A whole number, worded for the command line; `hint` says what the value is.
-fn whole(text: &str, hint: &str) -> Result<u64, String> {
-    parse_whole(text).map_err(|e| match e {
-        NotWhole::Negative => format!("{text} is negative; {hint}"),
-        NotWhole::TooLarge => format!("{text} is far too large; {hint}"),
-        NotWhole::NotANumber => format!("'{text}' is not a whole number; {hint}"),
-    })
-}
-
 /// A board side: a whole number from 1 to the largest side.
 pub fn parse_side(text: &str) -> Result<u32, String> {
-    let value = whole(text, "a board side is at least 1")?;
-    Board::check_side(value).map_err(|e| e.to_string())
+    knights::input::parse_side(text)
 }
 
 /// A row or column of a square, from 0.
 pub fn parse_coordinate(text: &str) -> Result<u32, String> {
-    let value = whole(text, "squares are numbered from 0")?;
-    u32::try_from(value).map_err(|_| format!("{text} is far too large"))
+    knights::input::parse_coordinate(text)
 }
 
 /// A range of sides `A..B`, or one side.
@@ -161,9 +149,5 @@ pub fn parse_range(text: &str) -> Result<BoardRange, String> {
 
 /// One board, `RxC`.
 pub fn parse_board(text: &str) -> Result<Board, String> {
-    let range: BoardRange = text.parse()?;
-    if range.from != range.to {
-        return Err(format!("'{text}' is a range; give one board like 5x6"));
-    }
-    Board::new(range.from.0, range.from.1).map_err(|e| e.to_string())
+    BoardRange::one_board(text)
 }

@@ -9,8 +9,8 @@ use crate::store::Answer;
 #[derive(Clone, Copy, Debug, Default)]
 pub struct JsonExporter;
 
-/// One value as compact JSON on one line.
-pub(super) fn to_json<T: serde::Serialize>(value: &T) -> String {
+/// One value as compact JSON on one line (the JSON of every command and of the server).
+pub fn to_json<T: serde::Serialize>(value: &T) -> String {
     let mut text = serde_json::to_string(value).expect("answers and tours always serialize");
     text.push('\n');
     text

@@ -25,7 +25,8 @@ use crate::store::Answer;
 
 pub use self::csv::CsvExporter;
 pub use self::json::JsonExporter;
-pub use self::svg::{SvgExporter, heatmap, tour_svg};
+pub use self::json::to_json;
+pub use self::svg::{HeatScale, SvgExporter, heatmap, legend_colours, tour_svg, tour_svg_animated};
 pub use self::text::TextExporter;
 
 /// An exact count; serialized as a string of decimal digits so that no reader rounds it.
@@ -322,6 +323,8 @@ pub enum TourFormat {
     Json,
     /// An SVG picture of the board and the path.
     Svg,
+    /// The same picture, animated: the knight moves along the path (plays with no script).
+    AnimatedSvg,
 }
 
 /// Writes a tour in `format`.
@@ -362,6 +365,7 @@ pub fn write_tour(
             json::to_json(&record)
         }
         TourFormat::Svg => tour_svg(tour),
+        TourFormat::AnimatedSvg => tour_svg_animated(tour),
     }
 }
 

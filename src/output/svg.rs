@@ -70,6 +70,58 @@ fn escape(text: &str) -> String {
 /// and the step
 /// numbers on boards small enough to read them.
 pub fn tour_svg(tour: &Tour) -> String {
+    draw_tour(tour, None)
+}
+
+/// The picture of [`tour_svg`], animated with SMIL so that it plays in a browser without any
+/// script: the knight (a black disc) moves square by square, the path is drawn behind it, the
+/// step numbers appear as it reaches them and the last square's marker at the end; then it
+/// starts again. A viewer without SMIL shows the finished picture.
+pub fn tour_svg_animated(tour: &Tour) -> String {
+    let moves = tour.squares().len() - 1 + usize::from(tour.is_closed());
+    if moves == 0 {
+        return draw_tour(tour, None);
+    }
+    // About 0.3 s a move, at most 40 s for the whole path, then a pause of 2 s.
+    let drawing = (0.3 * moves as f64).min(40.0);
+    draw_tour(
+        tour,
+        Some(Timing {
+            moves,
+            period: drawing + 2.0,
+            drawn: drawing / (drawing + 2.0),
+        }),
+    )
+}
+
+/// When an animated tour shows what.
+#[derive(Clone, Copy)]
+struct Timing {
+    /// Moves drawn (a closed tour's last move returns to the start).
+    moves: usize,
+    /// Seconds before the animation starts again.
+    period: f64,
+    /// The fraction of the period at which the path is complete.
+    drawn: f64,
+}
+
+impl Timing {
+    /// The fraction of the period at which the knight reaches step `index` (from 0).
+    fn at(&self, index: usize) -> f64 {
+        self.drawn * index as f64 / self.moves as f64
+    }
+
+    /// An animation that shows an element from the time its step is reached.
+    fn appear(&self, index: usize) -> String {
+        format!(
+            r##"<animate attributeName="opacity" values="0;1" keyTimes="0;{:.4}" calcMode="discrete" dur="{:.2}s" repeatCount="indefinite"/>"##,
+            self.at(index),
+            self.period
+        )
+    }
+}
+
+fn draw_tour(tour: &Tour, animation: Option<Timing>) -> String {
     let board = tour.board();
     let (rows, cols) = (board.rows(), board.cols());
     let cell = cell_size(rows, cols);
@@ -125,13 +177,32 @@ pub fn tour_svg(tour: &Tour) -> String {
         write!(points, "{x:.1},{y:.1} ").expect("String");
     }
     let stroke = (cell / 8.0).clamp(0.3, 3.0);
-    writeln!(
+    let shape = if tour.is_closed() {
+        "polygon"
+    } else {
+        "polyline"
+    };
+    write!(
         out,
-        r##"<{} points="{}" fill="none" stroke="#1f4e9a" stroke-width="{stroke:.2}" stroke-linejoin="round" stroke-opacity="0.85"/>"##,
-        if tour.is_closed() { "polygon" } else { "polyline" },
+        r##"<{shape} points="{}" fill="none" stroke="#1f4e9a" stroke-width="{stroke:.2}" stroke-linejoin="round" stroke-opacity="0.85""##,
         points.trim_end()
     )
     .expect("String");
+    match animation {
+        None => out.push_str("/>\n"),
+        Some(timing) => {
+            // Every knight's move is sqrt(5) squares long, so a dash that uncovers the path at
+            // a steady pace keeps step with the knight.
+            let length = timing.moves as f64 * 5f64.sqrt() * cell + 1.0;
+            writeln!(
+                out,
+                r##" stroke-dasharray="{length:.1}"><animate attributeName="stroke-dashoffset" values="{length:.1};0;0" keyTimes="0;{:.4};1" dur="{:.2}s" repeatCount="indefinite"/></{shape}>"##,
+                timing.drawn,
+                timing.period
+            )
+            .expect("String");
+        }
+    }
     // At least 5 units, so that start and end stay visible on large boards.
     let marker = (cell / 3.0).max(5.0);
     let (sx, sy) = centre(tour.squares()[0]);
@@ -145,9 +216,10 @@ pub fn tour_svg(tour: &Tour) -> String {
         let (ex, ey) = centre(*tour.squares().last().expect("a tour has squares"));
         writeln!(
             out,
-            r##"<rect x="{:.1}" y="{:.1}" width="{m:.1}" height="{m:.1}" fill="#c0392b"><title>end</title></rect>"##,
+            r##"<rect x="{:.1}" y="{:.1}" width="{m:.1}" height="{m:.1}" fill="#c0392b"><title>end</title>{}</rect>"##,
             ex - marker,
             ey - marker,
+            animation.map_or(String::new(), |t| t.appear(tour.squares().len() - 1)),
             m = 2.0 * marker
         )
         .expect("String");
@@ -158,12 +230,36 @@ pub fn tour_svg(tour: &Tour) -> String {
             let (x, y) = centre(sq);
             writeln!(
                 out,
-                r##"<text x="{x:.1}" y="{:.1}" font-size="{size:.1}" text-anchor="middle" fill="#222">{}</text>"##,
+                r##"<text x="{x:.1}" y="{:.1}" font-size="{size:.1}" text-anchor="middle" fill="#222">{}{}</text>"##,
                 y + size * 1.1,
-                step + 1
+                step + 1,
+                animation
+                    .filter(|_| step > 0)
+                    .map_or(String::new(), |t| t.appear(step))
             )
             .expect("String");
         }
+    }
+    if let Some(timing) = animation {
+        // The knight: hidden where SMIL does not run (it would sit in the corner), moved along
+        // the path where it does.
+        let mut path = String::with_capacity(points.len() + 8);
+        for (i, point) in points.split_whitespace().enumerate() {
+            path.push_str(if i == 0 { "M" } else { " L" });
+            path.push_str(point);
+        }
+        if tour.is_closed() {
+            path.push_str(" Z");
+        }
+        writeln!(
+            out,
+            r##"<g opacity="0"><title>the knight</title><set attributeName="opacity" to="1" begin="0s"/><circle r="{:.1}" fill="#111111" stroke="#ffffff" stroke-width="{:.1}"/><animateMotion path="{path}" keyPoints="0;1;1" keyTimes="0;{:.4};1" calcMode="linear" dur="{:.2}s" repeatCount="indefinite"/></g>"##,
+            (cell * 0.28).max(4.0),
+            (cell / 16.0).max(1.0),
+            timing.drawn,
+            timing.period
+        )
+        .expect("String");
     }
     out.push_str("</svg>\n");
     out
@@ -186,31 +282,7 @@ pub fn heatmap(table: &CountTable) -> String {
         .filter(|c| !c.is_zero())
         .min()
         .cloned();
-    let log = |c: &BigUint| -> f64 {
-        // ln(c) from the number's bits, exact enough for a colour.
-        let bits = c.bits();
-        if bits <= 52 {
-            (c.to_f64().unwrap_or(0.0) + 1.0).ln()
-        } else {
-            let shift = bits - 52;
-            ((c >> shift).to_f64().unwrap_or(0.0)).ln() + shift as f64 * std::f64::consts::LN_2
-        }
-    };
-    let (low, high) = match &min_nonzero {
-        Some(min) => (log(min), log(&max)),
-        None => (0.0, 0.0),
-    };
-    let colour = |c: &BigUint| -> String {
-        if c.is_zero() {
-            return "#d9d9d9".to_string();
-        }
-        let t = if high > low {
-            (log(c) - low) / (high - low)
-        } else {
-            1.0
-        };
-        scale(t)
-    };
+    let heat = HeatScale::of(table.counts());
     let mut out = String::new();
     let title = format!("Open tours from each square of the {board} board (directed)");
     writeln!(
@@ -233,16 +305,13 @@ pub fn heatmap(table: &CountTable) -> String {
             let count = table.get(crate::board::Square::new(r, c));
             let (x, y) = (margin + c as f64 * cell, top + r as f64 * cell);
             let text = count.to_string();
-            // Light text on dark squares.
-            let dark =
-                !count.is_zero() && (high <= low || (log(count) - low) / (high - low) > 0.55);
             let size = (cell * 1.6 / (text.len() as f64 + 1.0))
                 .min(cell / 3.0)
                 .max(3.0);
             writeln!(
                 out,
                 r##"<rect x="{x:.1}" y="{y:.1}" width="{cell:.1}" height="{cell:.1}" fill="{}" stroke="#ffffff" stroke-width="1"><title>({r}, {c}): {text}</title></rect>"##,
-                colour(count)
+                heat.fill(count)
             )
             .expect("String");
             writeln!(
@@ -250,7 +319,7 @@ pub fn heatmap(table: &CountTable) -> String {
                 r##"<text x="{:.1}" y="{:.1}" font-size="{size:.1}" text-anchor="middle" dominant-baseline="middle" fill="{}">{text}</text>"##,
                 x + cell / 2.0,
                 y + cell / 2.0,
-                if dark { "#ffffff" } else { "#111111" }
+                heat.ink(count)
             )
             .expect("String");
         }
@@ -261,12 +330,10 @@ pub fn heatmap(table: &CountTable) -> String {
     writeln!(
         out,
         r##"<defs><linearGradient id="scale">{}</linearGradient></defs>"##,
-        (0..=10)
-            .map(|i| format!(
-                r##"<stop offset="{}%" stop-color="{}"/>"##,
-                i * 10,
-                scale(i as f64 / 10.0)
-            ))
+        legend_colours()
+            .iter()
+            .enumerate()
+            .map(|(i, colour)| format!(r##"<stop offset="{}%" stop-color="{colour}"/>"##, i * 10))
             .collect::<String>()
     )
     .expect("String");
@@ -299,6 +366,75 @@ pub fn heatmap(table: &CountTable) -> String {
     .expect("String");
     out.push_str("</svg>\n");
     out
+}
+
+/// The heatmap's colours for one set of counts: a logarithmic scale from the smallest count
+/// above zero (pale yellow) to the largest (dark blue), zero in grey. The SVG heatmap and the
+/// server's page both colour squares with it, so that they agree. (Yellow to blue, one hue
+/// after the other, stays readable for colour-blind eyes.)
+#[derive(Clone, Copy, Debug)]
+pub struct HeatScale {
+    low: f64,
+    high: f64,
+}
+
+impl HeatScale {
+    /// The scale that spans `counts`.
+    pub fn of(counts: &[BigUint]) -> Self {
+        let max = counts.iter().max();
+        let min_nonzero = counts.iter().filter(|c| !c.is_zero()).min();
+        match (min_nonzero, max) {
+            (Some(min), Some(max)) => HeatScale {
+                low: ln_count(min),
+                high: ln_count(max),
+            },
+            _ => HeatScale {
+                low: 0.0,
+                high: 0.0,
+            },
+        }
+    }
+
+    /// Where `count` lies on the scale, from 0 to 1; `None` for zero.
+    fn position(&self, count: &BigUint) -> Option<f64> {
+        if count.is_zero() {
+            None
+        } else if self.high > self.low {
+            Some((ln_count(count) - self.low) / (self.high - self.low))
+        } else {
+            Some(1.0)
+        }
+    }
+
+    /// The colour of a square whose count is `count`.
+    pub fn fill(&self, count: &BigUint) -> String {
+        self.position(count)
+            .map_or_else(|| "#d9d9d9".to_string(), scale)
+    }
+
+    /// The colour of the number written on that square: light on dark squares.
+    pub fn ink(&self, count: &BigUint) -> &'static str {
+        match self.position(count) {
+            Some(t) if t > 0.55 => "#ffffff",
+            _ => "#111111",
+        }
+    }
+}
+
+/// ln(c + 1) from the number's bits, exact enough for a colour.
+fn ln_count(c: &BigUint) -> f64 {
+    let bits = c.bits();
+    if bits <= 52 {
+        (c.to_f64().unwrap_or(0.0) + 1.0).ln()
+    } else {
+        let shift = bits - 52;
+        ((c >> shift).to_f64().unwrap_or(0.0)).ln() + shift as f64 * std::f64::consts::LN_2
+    }
+}
+
+/// Eleven colours of the scale from 0 to 1, for a legend.
+pub fn legend_colours() -> Vec<String> {
+    (0..=10).map(|i| scale(i as f64 / 10.0)).collect()
 }
 
 /// A colour of the scale, `t` from 0 (pale yellow) to 1 (dark blue).

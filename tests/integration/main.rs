@@ -1,5 +1,6 @@
 //! The integration tests, in one binary (as ripgrep does): the engine against the reference
-//! counter and published counts, the board's symmetries, and the command line end to end.
+//! counter and published counts, the board's symmetries, the command line end to end, and the
+//! server's API.
 
 mod anchors;
 mod cli;
@@ -9,6 +10,7 @@ mod engine;
 mod files;
 mod frontier;
 mod limits;
+mod serve;
 mod store;
 mod symmetry;
 mod tours;

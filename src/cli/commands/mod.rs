@@ -7,6 +7,7 @@ pub mod import;
 pub mod precompute;
 pub mod query;
 pub mod series;
+pub mod serve;
 pub mod solve;
 pub mod tour;
 pub mod verify;

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::Result;
-use knights::output;
+use knights::output::{self, TourFormat};
 use knights::{Board, Square};
 
 use crate::cli::exit::CliError;
@@ -25,6 +25,7 @@ before it is printed. When no tour exists, says why and exits with code 3.
 Examples:
   knights tour 8 8 0 0
   knights tour 6 6 0 0 --closed --format svg --output tour.svg
+  knights tour 8 8 0 0 --format svg --animate --output tour.svg
   knights tour 1000 1000 0 0 --format json --output big.json"
 )]
 pub struct Args {
@@ -48,6 +49,10 @@ pub struct Args {
     /// Output format.
     #[arg(long, short, value_enum, default_value_t = TourFormatArg::Board)]
     format: TourFormatArg,
+    /// With `--format svg`: an animated picture (the knight moves along the path, the step
+    /// numbers appear as it goes; plays in a browser with no script).
+    #[arg(long)]
+    animate: bool,
     /// Write to this file (replaced only once complete) instead of standard output.
     #[arg(long, short)]
     output: Option<PathBuf>,
@@ -60,6 +65,16 @@ pub struct Args {
 }
 
 pub fn run(args: Args, session: &Session) -> Result<()> {
+    let format = match (args.format, args.animate) {
+        (TourFormatArg::Svg, true) => TourFormat::AnimatedSvg,
+        (_, true) => {
+            return Err(CliError::bad_input(
+                "--animate draws an animated picture: give it with --format svg",
+            )
+            .into());
+        }
+        (format, false) => format.into(),
+    };
     let board = Board::new(args.rows, args.cols)?;
     let start = Square::new(args.row, args.col);
     board.check_square(start)?;
@@ -68,7 +83,7 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
     match knights::tour::find_tour(board, start, args.closed, args.seed, &session.cancel)? {
         Ok((tour, method)) => {
             let seconds = clock.elapsed().as_secs_f64();
-            let text = output::write_tour(&tour, method, args.format.into());
+            let text = output::write_tour(&tour, method, format);
             match &args.output {
                 Some(path) => write_file(path, &text)?,
                 None => print(&text)?,

@@ -1,0 +1,102 @@
+//! `knights serve`: the web page and the JSON API over the answer store.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::Result;
+use knights::serve::{self, Config, Limits};
+
+use crate::cli::exit::CliError;
+use crate::cli::session::Session;
+
+#[derive(Debug, clap::Args)]
+#[command(after_help = "\
+Serves a page to explore boards (per-square counts as a heatmap) and watch tours, and a JSON API:
+  GET /api/count?rows=5&cols=5[&row=0&col=0][&kind=open|closed][&total]
+  GET /api/tour?rows=5&cols=5&row=0&col=0[&kind=closed][&seed=1][&format=svg]
+  GET /api/answers?board=5x5&kind=open
+  GET /api/jobs/ID (progress), DELETE /api/jobs/ID (cancel)
+Counts come from the same store as the other commands (--db, $KNIGHTS_DB, --no-cache, --memory).
+Ctrl-C stops it: running computations are cancelled, what they finished is kept.
+
+Examples:
+  knights serve                            then open http://127.0.0.1:8080/
+  knights serve --bind 127.0.0.1:0 --open  any free port, opened in the browser
+  curl 'http://127.0.0.1:8080/api/count?rows=5&cols=4&row=0&col=0'")]
+pub struct Args {
+    /// The address to listen on. Another machine can reach the server only if this says so
+    /// (e.g. 0.0.0.0:8080); port 0 takes any free port.
+    #[arg(long, value_name = "ADDR:PORT", default_value = "127.0.0.1:8080")]
+    bind: SocketAddr,
+    /// Open the page in the browser (xdg-open or open); the address is printed anyway.
+    #[arg(long)]
+    open: bool,
+    /// Computations running at once; one more is refused (429) until one finishes.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().jobs)]
+    max_jobs: usize,
+    /// The largest board, in squares, that the server finds tours for.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().tour_squares)]
+    max_tour_squares: u64,
+    /// Seconds a count waits for its computation before answering 202 with a job to poll.
+    #[arg(long, value_name = "SECONDS", default_value_t = Limits::default().wait.as_secs_f64())]
+    wait: f64,
+}
+
+pub fn run(args: Args, session: &Session) -> Result<()> {
+    if args.max_jobs == 0 {
+        return Err(CliError::bad_input("--max-jobs must be at least 1").into());
+    }
+    let wait = Duration::try_from_secs_f64(args.wait)
+        .ok()
+        .filter(|w| *w <= Duration::from_secs(60))
+        .ok_or_else(|| CliError::bad_input("--wait must be from 0 to 60 seconds"))?;
+    // Open the store once now: a file that is not a knights store stops the command here,
+    // with the command's message, rather than in every request.
+    let store = session.store()?.map(|store| PathBuf::from(store.path()));
+    let config = Config {
+        bind: args.bind,
+        store: store.clone(),
+        memory: session.memory,
+        limits: Limits {
+            jobs: args.max_jobs,
+            tour_squares: args.max_tour_squares,
+            wait,
+            ..Limits::default()
+        },
+    };
+    let open = args.open;
+    serve::run(config, &session.cancel, |addr| {
+        let url = format!("http://{addr}/");
+        let answers = store
+            .as_ref()
+            .map_or("no answer store (--no-cache)".to_string(), |p| {
+                format!("answers in {}", p.display())
+            });
+        println!("listening on {url}");
+        eprintln!("knights serve: {answers}; Ctrl-C stops it");
+        if open {
+            open_browser(&url);
+        }
+    })?;
+    eprintln!("knights serve: stopped");
+    Ok(())
+}
+
+/// Tries the desktop's opener; the address is printed either way.
+fn open_browser(url: &str) {
+    let opener = if cfg!(target_os = "macos") {
+        "open"
+    } else {
+        "xdg-open"
+    };
+    let started = std::process::Command::new(opener)
+        .arg(url)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn();
+    if let Err(e) = started {
+        eprintln!("knights serve: could not open a browser ({opener}: {e}); open {url} yourself");
+    }
+}

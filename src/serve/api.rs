@@ -1,0 +1,617 @@
+//! The routes: the page's files, `/api/count`, `/api/tour`, `/api/answers` and `/api/jobs`.
+//!
+//! Every answer is written with the library's record types and JSON writer, as the commands
+//! write them, with the fields a client of a server needs added (`source`, `engine`,
+//! `seconds`, and the heatmap's colours for tables).
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use axum::Router;
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderValue, Method, StatusCode, Uri, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use num_bigint::BigUint;
+use serde::Serialize;
+use serde_json::value::RawValue;
+use tokio::sync::Semaphore;
+
+use super::jobs::{Job, JobState, Jobs, Work};
+use super::page;
+use super::params::{AnswersRequest, CountRequest, CountView, TourRequest};
+use super::reply::{ApiError, json, with_type};
+use super::{Config, Limits};
+use crate::board::{Board, Square};
+use crate::cancel::CancelFlag;
+use crate::count::CountTable;
+use crate::existence::no_tour;
+use crate::output::{
+    BoardTotal, ClosedReport, Format, HeatScale, StartCount, TableReport, TourFormat,
+    legend_colours, to_json, write_tour,
+};
+use crate::question::{Question, TourKind};
+use crate::resolve::{self, EngineChoice, Resolution, Settings};
+use crate::store::Store;
+
+/// What every request shares.
+#[derive(Clone)]
+pub struct App(Arc<Shared>);
+
+struct Shared {
+    store: Option<PathBuf>,
+    /// The budget of one job: the server's budget shared by the jobs that may run at once.
+    job_memory: crate::MemoryBudget,
+    /// The whole budget, for one tour at a time.
+    memory: crate::MemoryBudget,
+    limits: Limits,
+    jobs: Arc<Jobs>,
+    /// Tour searches running at once (more wait their turn).
+    tours: Semaphore,
+    /// Set when the server stops: ends the tour searches.
+    stop: CancelFlag,
+}
+
+impl App {
+    /// The state of a server run with `config`, stopped by `stop`.
+    pub fn new(config: &Config, stop: CancelFlag) -> Self {
+        let jobs = config.limits.jobs.max(1);
+        App(Arc::new(Shared {
+            store: config.store.clone(),
+            job_memory: crate::MemoryBudget::from_bytes(config.memory.bytes() / jobs as u64),
+            memory: config.memory,
+            limits: config.limits,
+            jobs: Jobs::new(jobs),
+            tours: Semaphore::new(jobs),
+            stop,
+        }))
+    }
+
+    /// Cancels the running jobs and refuses new ones.
+    pub fn stop(&self) {
+        self.0.stop.cancel();
+        self.0.jobs.stop_all();
+    }
+}
+
+/// Every route.
+pub fn router(app: App) -> Router {
+    Router::new()
+        .route("/", get(page::index))
+        .route("/style.css", get(page::style))
+        .route("/app.js", get(page::script))
+        .route("/api/count", get(count))
+        .route("/api/tour", get(tour))
+        .route("/api/answers", get(answers))
+        .route("/api/jobs", get(list_jobs))
+        .route("/api/jobs/{id}", get(job_status).delete(cancel_job))
+        .fallback(not_found)
+        .method_not_allowed_fallback(wrong_method)
+        .with_state(app)
+}
+
+type Pairs = Result<Query<Vec<(String, String)>>, QueryRejection>;
+
+/// The query's pairs, or the reason it cannot be read.
+fn pairs(query: Pairs) -> Result<Vec<(String, String)>, ApiError> {
+    query.map(|Query(pairs)| pairs).map_err(|e| {
+        ApiError::bad(format!(
+            "the query string cannot be read: {}",
+            e.body_text()
+        ))
+    })
+}
+
+/// Runs blocking work (the store, the engines) off the server's threads.
+async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(work).await.unwrap_or_else(|_| {
+        Err(ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "internal error: the request failed (a bug: please report it)",
+        ))
+    })
+}
+
+fn answer(result: Result<Response, ApiError>) -> Response {
+    result.unwrap_or_else(IntoResponse::into_response)
+}
+
+async fn wrong_method(method: Method, uri: Uri) -> Response {
+    let allowed = if uri.path().starts_with("/api/jobs/") {
+        "GET and DELETE"
+    } else {
+        "GET"
+    };
+    ApiError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        format!("{} takes {allowed}, not {method}", uri.path()),
+    )
+    .into_response()
+}
+
+async fn not_found(uri: Uri) -> Response {
+    ApiError::not_found(format!("nothing at {}", uri.path())).into_response()
+}
+
+// ---------------------------------------------------------------------------------------
+// /api/count
+
+async fn count(State(app): State<App>, query: Pairs) -> Response {
+    answer(count_answer(app, query).await)
+}
+
+async fn count_answer(app: App, query: Pairs) -> Result<Response, ApiError> {
+    let request = CountRequest::parse(pairs(query)?, app.0.limits.wait)?;
+    if let Some(to) = request.to {
+        return Err(between_squares(request.view, to));
+    }
+    // The engines' limits first, on questions that are cheap to make: every start of a table
+    // takes the same engine as the corner, which no theorem rules out unless it rules out the
+    // whole board.
+    let board_checks = match request.view {
+        CountView::Table(board) => vec![
+            Question::total(board, TourKind::Open),
+            Question::from_start(board, Square::new(0, 0), TourKind::Open),
+        ],
+        view => view.questions(),
+    };
+    resolve::check_engines(&board_checks, &Settings::default())?;
+    if let CountView::Table(board) = request.view {
+        let limit = app.0.limits.table_squares;
+        if board.squares() > limit {
+            return Err(ApiError::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                format!(
+                    "the {board} board has {} squares; this server counts per-square tables of at most {limit} squares (the board's total: add &total)",
+                    board.squares()
+                ),
+            ));
+        }
+    }
+    let questions = request.view.questions();
+    if let Some(stored) = app.stored(&questions).await? {
+        return render_count(request.view, request.format, &stored);
+    }
+    if questions
+        .iter()
+        .all(|q| no_tour(q.board, q.kind, q.start).is_some())
+    {
+        // Theorems answer at once: no job, and no place taken among the jobs.
+        let work = app.work(questions);
+        let resolution = blocking(move || Ok(work(&CancelFlag::new(), &mut |_| {})?)).await?;
+        return render_count(request.view, request.format, &resolution);
+    }
+    let job = app
+        .0
+        .jobs
+        .join_or_start(request.view, app.work(questions))?;
+    match job.wait(request.wait).await {
+        JobState::Done(resolution) => render_count(request.view, request.format, &resolution),
+        JobState::Failed(error) => Err(error),
+        JobState::Cancelled => Err(cancelled(&job)),
+        JobState::Running => Ok(job_response(&job, StatusCode::ACCEPTED)),
+    }
+}
+
+/// Tours between two squares (`to_row`, `to_col`): the one place that answers them, until
+/// the engines count them (issue 15, `count --to`).
+fn between_squares(_view: CountView, _to: Square) -> ApiError {
+    ApiError::new(
+        StatusCode::NOT_IMPLEMENTED,
+        "tours between two squares are not supported yet",
+    )
+}
+
+fn cancelled(job: &Job) -> ApiError {
+    ApiError::new(
+        StatusCode::SERVICE_UNAVAILABLE,
+        format!(
+            "the computation was cancelled before it finished (DELETE /api/jobs/{}, or the server stopping); what it finished is kept",
+            job.id
+        ),
+    )
+}
+
+impl App {
+    /// The answers to every one of `questions` when the store has them all.
+    async fn stored(&self, questions: &[Question]) -> Result<Option<Resolution>, ApiError> {
+        let Some(path) = self.0.store.clone() else {
+            return Ok(None);
+        };
+        let questions = questions.to_vec();
+        blocking(move || {
+            let store = Store::open(&path)?;
+            let answers = store.lookup(&questions)?;
+            if questions.iter().all(|q| answers.contains_key(q)) {
+                crate::resolve::check_stored(Some(store.path()), answers.values(), &answers)?;
+                Ok(Some(Resolution {
+                    from_store: answers.keys().copied().collect(),
+                    answers,
+                    ..Resolution::default()
+                }))
+            } else {
+                Ok(None)
+            }
+        })
+        .await
+    }
+
+    /// A job's work: the store opened on its own thread (a `Store` is not `Sync`), then the
+    /// questions resolved as the command does, saving every answer.
+    fn work(&self, questions: Vec<Question>) -> Work {
+        let store = self.0.store.clone();
+        let memory = self.0.job_memory;
+        Box::new(move |cancel, progress| {
+            let mut store = store.as_deref().map(Store::open).transpose()?;
+            let settings = Settings {
+                engine: EngineChoice::Auto,
+                memory,
+                cancel: cancel.clone(),
+            };
+            resolve::resolve(&questions, store.as_mut(), &settings, progress)
+        })
+    }
+}
+
+/// A count with where it came from: the command's JSON record, its fields first and in their
+/// order, then the fields a client of a server needs.
+#[derive(Serialize)]
+struct CountReply<T: Serialize> {
+    #[serde(flatten)]
+    record: T,
+    /// `store` when every answer was stored, `computed` otherwise.
+    source: &'static str,
+    /// The engine of the answer shown (`theorem` for a zero a theorem decides).
+    engine: String,
+    /// Seconds the engine took for it (when it was computed, for a stored one).
+    seconds: f64,
+    /// The heatmap's colours, row by row, for tables.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    heat: Option<Heat>,
+}
+
+/// The colours of `count --format svg`, for the page.
+#[derive(Serialize)]
+struct Heat {
+    /// Each square's colour.
+    fill: Vec<Vec<String>>,
+    /// The colour of each square's number.
+    ink: Vec<Vec<&'static str>>,
+    /// The scale from the smallest count above zero to the largest.
+    legend: Vec<String>,
+}
+
+impl Heat {
+    fn of(table: &CountTable) -> Self {
+        let scale = HeatScale::of(table.counts());
+        Heat {
+            fill: table
+                .rows()
+                .map(|row| row.iter().map(|c| scale.fill(c)).collect())
+                .collect(),
+            ink: table
+                .rows()
+                .map(|row| row.iter().map(|c| scale.ink(c)).collect())
+                .collect(),
+            legend: legend_colours(),
+        }
+    }
+}
+
+/// The answer to `view` from `resolution`, as JSON or CSV.
+fn render_count(
+    view: CountView,
+    format: &str,
+    resolution: &Resolution,
+) -> Result<Response, ApiError> {
+    if format != "csv" {
+        return Ok(json(StatusCode::OK, count_json(view, resolution)?));
+    }
+    let mut response = with_type(
+        StatusCode::OK,
+        "text/csv; charset=utf-8",
+        count_csv(view, resolution)?,
+    );
+    let name = format!("attachment; filename=\"{}.csv\"", file_name(view));
+    if let Ok(value) = HeaderValue::from_str(&name) {
+        response
+            .headers_mut()
+            .insert(header::CONTENT_DISPOSITION, value);
+    }
+    Ok(response)
+}
+
+/// The count shown for `view` and the per-square table of an open board.
+fn shown_count(view: CountView, resolution: &Resolution) -> BigUint {
+    resolution.count(&view.questions()[0]).clone()
+}
+
+fn open_table(board: Board, resolution: &Resolution) -> CountTable {
+    let counts = board
+        .all_squares()
+        .map(|sq| {
+            resolution
+                .count(&Question::from_start(board, sq, TourKind::Open))
+                .clone()
+        })
+        .collect();
+    CountTable::new(board, counts)
+}
+
+/// The command's JSON record for `view` (as `count --format json` writes it), with the
+/// server's fields.
+fn count_json(view: CountView, resolution: &Resolution) -> Result<String, ApiError> {
+    let questions = view.questions();
+    let shown = &resolution.answers[&questions[0]];
+    let count = shown.count.clone();
+    let source = if questions.iter().all(|q| resolution.from_store.contains(q)) {
+        "store"
+    } else {
+        "computed"
+    };
+    let reply = |record: &dyn records::Record, heat: Option<Heat>| {
+        record.reply(source, shown.engine.clone(), shown.seconds, heat)
+    };
+    Ok(match view {
+        CountView::Start(board, square, kind) => {
+            reply(&StartCount::new(board, square, kind, count), None)
+        }
+        CountView::Table(board) => {
+            let table = open_table(board, resolution);
+            reply(&TableReport::open(&table)?, Some(Heat::of(&table)))
+        }
+        CountView::Closed(board) => {
+            // A closed tour passes through every square: one count, the same on each.
+            let uniform = CountTable::new(board, vec![count.clone(); board.squares() as usize]);
+            reply(&ClosedReport::new(board, &count), Some(Heat::of(&uniform)))
+        }
+        CountView::Total(board) => reply(&BoardTotal::new(board, TourKind::Open, &count), None),
+    })
+}
+
+/// The records of different types written through one closure.
+mod records {
+    use super::{CountReply, Heat};
+    use crate::output::to_json;
+
+    /// A record of the exporters.
+    pub trait Record {
+        /// The record with the server's fields, as one line of JSON.
+        fn reply(
+            &self,
+            source: &'static str,
+            engine: String,
+            seconds: f64,
+            heat: Option<Heat>,
+        ) -> String;
+    }
+
+    impl<T: serde::Serialize> Record for T {
+        fn reply(
+            &self,
+            source: &'static str,
+            engine: String,
+            seconds: f64,
+            heat: Option<Heat>,
+        ) -> String {
+            to_json(&CountReply {
+                record: self,
+                source,
+                engine,
+                seconds,
+                heat,
+            })
+        }
+    }
+}
+
+/// The command's CSV for `view` (as `count --format csv` writes it).
+fn count_csv(view: CountView, resolution: &Resolution) -> Result<String, ApiError> {
+    let csv = Format::Csv.exporter();
+    let count = shown_count(view, resolution);
+    Ok(match view {
+        CountView::Start(board, square, kind) => {
+            csv.start_count(&StartCount::new(board, square, kind, count))?
+        }
+        CountView::Table(board) => csv.table(&open_table(board, resolution))?,
+        CountView::Closed(board) => csv.closed_board(&ClosedReport::new(board, &count))?,
+        CountView::Total(board) => {
+            csv.board_totals(&[BoardTotal::new(board, TourKind::Open, &count)])?
+        }
+    })
+}
+
+fn file_name(view: CountView) -> String {
+    match view {
+        CountView::Start(board, square, kind) => {
+            format!("knights-{board}-{kind}-{}-{}", square.row, square.col)
+        }
+        CountView::Table(board) => format!("knights-{board}-open"),
+        CountView::Closed(board) => format!("knights-{board}-closed"),
+        CountView::Total(board) => format!("knights-{board}-open-total"),
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// /api/jobs
+
+/// A job as the API shows it.
+#[derive(Serialize)]
+struct JobReply {
+    job: String,
+    question: String,
+    state: &'static str,
+    /// Questions the store lacked, to compute (0 until the store was read).
+    planned: usize,
+    computed: usize,
+    seconds: f64,
+    clients: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    status: Option<u16>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+    /// The answer of a finished job, as `/api/count` gives it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    answer: Option<Box<RawValue>>,
+}
+
+fn job_reply(job: &Job) -> JobReply {
+    let state = job.state();
+    let (planned, computed) = job.progress();
+    let (status, error, answer) = match &state {
+        JobState::Done(resolution) => match count_json(job.view, resolution) {
+            Ok(answer) => (
+                Some(200),
+                None,
+                RawValue::from_string(answer.trim_end().to_string()).ok(),
+            ),
+            Err(e) => (Some(e.status.as_u16()), Some(e.message), None),
+        },
+        JobState::Failed(e) => (Some(e.status.as_u16()), Some(e.message.clone()), None),
+        JobState::Cancelled => {
+            let e = cancelled(job);
+            (Some(e.status.as_u16()), Some(e.message), None)
+        }
+        JobState::Running => (None, None, None),
+    };
+    JobReply {
+        job: format!("/api/jobs/{}", job.id),
+        question: job.describe(),
+        state: state.name(),
+        planned,
+        computed,
+        seconds: job.seconds(),
+        clients: job.clients(),
+        status,
+        error,
+        answer,
+    }
+}
+
+fn job_response(job: &Job, status: StatusCode) -> Response {
+    let mut response = json(status, to_json(&job_reply(job)));
+    if let Ok(location) = HeaderValue::from_str(&format!("/api/jobs/{}", job.id)) {
+        response.headers_mut().insert(header::LOCATION, location);
+    }
+    response
+}
+
+fn find_job(app: &App, id: &str) -> Result<Arc<Job>, ApiError> {
+    id.parse::<u64>()
+        .ok()
+        .and_then(|id| app.0.jobs.get(id))
+        .ok_or_else(|| {
+            ApiError::not_found(format!(
+                "no job {id} (finished jobs are kept for ten minutes)"
+            ))
+        })
+}
+
+async fn job_status(State(app): State<App>, Path(id): Path<String>) -> Response {
+    answer(find_job(&app, &id).map(|job| job_response(&job, StatusCode::OK)))
+}
+
+async fn cancel_job(State(app): State<App>, Path(id): Path<String>) -> Response {
+    answer(find_job(&app, &id).map(|job| {
+        if matches!(job.state(), JobState::Running) {
+            job.cancel();
+            job_response(&job, StatusCode::ACCEPTED)
+        } else {
+            job_response(&job, StatusCode::OK)
+        }
+    }))
+}
+
+async fn list_jobs(State(app): State<App>) -> Response {
+    let jobs: Vec<JobReply> = app.0.jobs.list().iter().map(|job| job_reply(job)).collect();
+    json(StatusCode::OK, to_json(&jobs))
+}
+
+// ---------------------------------------------------------------------------------------
+// /api/tour
+
+async fn tour(State(app): State<App>, query: Pairs) -> Response {
+    answer(tour_answer(app, query).await)
+}
+
+async fn tour_answer(app: App, query: Pairs) -> Result<Response, ApiError> {
+    let request = TourRequest::parse(pairs(query)?)?;
+    let board = request.board;
+    let limit = app.0.limits.tour_squares;
+    if board.squares() > limit {
+        return Err(ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!(
+                "the {board} board has {} squares; this server finds tours of at most {limit} squares (knights tour has no such limit)",
+                board.squares()
+            ),
+        ));
+    }
+    crate::tour::check_memory(board, app.0.memory)?;
+    let _turn =
+        app.0.tours.acquire().await.map_err(|_| {
+            ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "the server is stopping")
+        })?;
+    let stop = app.0.stop.clone();
+    let svg = request.format == "svg";
+    // Finding and writing a large tour both take time: off the server's threads.
+    let text = blocking(move || {
+        let found =
+            crate::tour::find_tour(board, request.start, request.closed, request.seed, &stop)?;
+        let (tour, method) = found.map_err(|reason| ApiError::no_tour(reason.to_string()))?;
+        let format = if svg {
+            TourFormat::AnimatedSvg
+        } else {
+            TourFormat::Json
+        };
+        Ok(write_tour(&tour, method, format))
+    })
+    .await?;
+    if !svg {
+        return Ok(json(StatusCode::OK, text));
+    }
+    let mut response = with_type(StatusCode::OK, "image/svg+xml", text);
+    let name = format!(
+        "attachment; filename=\"knights-tour-{board}-{}-{}{}.svg\"",
+        request.start.row,
+        request.start.col,
+        if request.closed { "-closed" } else { "" }
+    );
+    if let Ok(value) = HeaderValue::from_str(&name) {
+        response
+            .headers_mut()
+            .insert(header::CONTENT_DISPOSITION, value);
+    }
+    Ok(response)
+}
+
+// ---------------------------------------------------------------------------------------
+// /api/answers
+
+async fn answers(State(app): State<App>, query: Pairs) -> Response {
+    answer(answers_answer(app, query).await)
+}
+
+async fn answers_answer(app: App, query: Pairs) -> Result<Response, ApiError> {
+    let request = AnswersRequest::parse(pairs(query)?)?;
+    let Some(path) = app.0.store.clone() else {
+        return Err(ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "this server runs with --no-cache: it keeps no answer store",
+        ));
+    };
+    let filter = request.filter;
+    let answers = blocking(move || Ok(Store::open(&path)?.list(&filter)?)).await?;
+    Ok(if request.format == "csv" {
+        with_type(
+            StatusCode::OK,
+            "text/csv; charset=utf-8",
+            Format::Csv.exporter().answers(&answers)?,
+        )
+    } else {
+        json(StatusCode::OK, Format::Json.exporter().answers(&answers)?)
+    })
+}

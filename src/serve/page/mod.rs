@@ -1,0 +1,47 @@
+//! The page's files, compiled into the binary: plain HTML, CSS and JavaScript, with no build
+//! step and nothing fetched from elsewhere.
+
+use axum::http::{HeaderValue, header};
+use axum::response::{IntoResponse, Response};
+
+const INDEX: &str = include_str!("index.html");
+const STYLE: &str = include_str!("style.css");
+const SCRIPT: &str = include_str!("app.js");
+
+/// Only the page's own files may load or run (the server never sends another site's).
+const POLICY: &str = "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
+
+fn file(content_type: &'static str, body: &'static str) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, HeaderValue::from_static(content_type)),
+            // A new binary may bring a new page: the browser asks again each time.
+            (header::CACHE_CONTROL, HeaderValue::from_static("no-cache")),
+            (
+                header::CONTENT_SECURITY_POLICY,
+                HeaderValue::from_static(POLICY),
+            ),
+            (
+                header::X_CONTENT_TYPE_OPTIONS,
+                HeaderValue::from_static("nosniff"),
+            ),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+/// `/`: the page (its state is in the query string, read by the script).
+pub async fn index() -> Response {
+    file("text/html; charset=utf-8", INDEX)
+}
+
+/// `/style.css`.
+pub async fn style() -> Response {
+    file("text/css; charset=utf-8", STYLE)
+}
+
+/// `/app.js`.
+pub async fn script() -> Response {
+    file("text/javascript; charset=utf-8", SCRIPT)
+}

@@ -1,0 +1,282 @@
+//! Reading query strings: every parameter checked by the library's own parsers, so that a bad
+//! one gets the same one-line message as the command's argument.
+
+use std::time::Duration;
+
+use crate::board::{Board, Square};
+use crate::input::{parse_coordinate, parse_side};
+use crate::precompute::BoardRange;
+use crate::question::{Question, TourKind};
+use crate::store::AnswerFilter;
+
+use super::reply::ApiError;
+
+/// A query string's `name=value` pairs, checked against the names a route knows.
+pub struct Params {
+    pairs: Vec<(String, String)>,
+}
+
+impl Params {
+    /// The pairs of a route that knows `known`: an unknown or repeated name is an error, so
+    /// that a misspelt parameter is not silently ignored.
+    pub fn new(pairs: Vec<(String, String)>, known: &[&str]) -> Result<Self, ApiError> {
+        for (i, (name, _)) in pairs.iter().enumerate() {
+            if !known.contains(&name.as_str()) {
+                return Err(ApiError::bad(format!(
+                    "unknown parameter '{name}' (known: {})",
+                    known.join(", ")
+                )));
+            }
+            if pairs[..i].iter().any(|(other, _)| other == name) {
+                return Err(ApiError::bad(format!("'{name}' is given twice")));
+            }
+        }
+        Ok(Params { pairs })
+    }
+
+    fn get(&self, name: &str) -> Option<&str> {
+        self.pairs
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Parses `name` with `parse`, naming the parameter and its value when it fails.
+    fn parsed<T>(
+        &self,
+        name: &str,
+        parse: impl FnOnce(&str) -> Result<T, String>,
+    ) -> Result<Option<T>, ApiError> {
+        self.get(name)
+            .map(|value| {
+                parse(value).map_err(|why| {
+                    ApiError::bad(format!("invalid value '{value}' for '{name}': {why}"))
+                })
+            })
+            .transpose()
+    }
+
+    fn required<T>(&self, name: &str, what: &str, value: Option<T>) -> Result<T, ApiError> {
+        value.ok_or_else(|| ApiError::bad(format!("missing parameter '{name}': {what}")))
+    }
+
+    /// The board of `rows` and `cols`, both required.
+    fn board(&self) -> Result<Board, ApiError> {
+        let rows = self.parsed("rows", parse_side)?;
+        let rows = self.required("rows", "the number of rows, at least 1", rows)?;
+        let cols = self.parsed("cols", parse_side)?;
+        let cols = self.required("cols", "the number of columns, at least 1", cols)?;
+        Ok(Board::new(rows, cols)?)
+    }
+
+    /// A square given as two parameters, both or neither, checked to be on `board`.
+    fn square(&self, board: Board, row: &str, col: &str) -> Result<Option<Square>, ApiError> {
+        let r = self.parsed(row, parse_coordinate)?;
+        let c = self.parsed(col, parse_coordinate)?;
+        match (r, c) {
+            (Some(r), Some(c)) => {
+                let square = Square::new(r, c);
+                board.check_square(square)?;
+                Ok(Some(square))
+            }
+            (None, None) => Ok(None),
+            _ => Err(ApiError::bad(format!("give '{row}' and '{col}' together"))),
+        }
+    }
+
+    /// `kind=open|closed`, open when not given.
+    fn kind(&self) -> Result<TourKind, ApiError> {
+        Ok(self
+            .parsed("kind", |v| v.parse::<TourKind>())?
+            .unwrap_or(TourKind::Open))
+    }
+
+    /// A flag: present (`total`, `total=1`, `total=true`) or not (`total=0`, `total=false`).
+    fn flag(&self, name: &str) -> Result<bool, ApiError> {
+        Ok(self
+            .parsed(name, |v| match v {
+                "" | "1" | "true" | "yes" => Ok(true),
+                "0" | "false" | "no" => Ok(false),
+                _ => Err("give it alone, or as 1 or 0".to_string()),
+            })?
+            .unwrap_or(false))
+    }
+
+    /// `format`, one of `formats` (the first when not given).
+    fn format(&self, formats: &[&'static str]) -> Result<&'static str, ApiError> {
+        Ok(self
+            .parsed("format", |v| {
+                formats
+                    .iter()
+                    .find(|f| **f == v)
+                    .copied()
+                    .ok_or_else(|| format!("the formats are {}", formats.join(", ")))
+            })?
+            .unwrap_or(formats[0]))
+    }
+
+    fn whole(&self, name: &str) -> Result<Option<u64>, ApiError> {
+        self.parsed(name, |v| {
+            v.parse::<u64>()
+                .map_err(|_| "not a whole number from 0".to_string())
+        })
+    }
+}
+
+/// What `/api/count` shows, as the command's `count` does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CountView {
+    /// Tours from one square (`count ROWS COLS ROW COL`).
+    Start(Board, Square, TourKind),
+    /// The open tours from every square, with the totals (`count ROWS COLS`).
+    Table(Board),
+    /// The closed tours of a board (`count ROWS COLS --closed`).
+    Closed(Board),
+    /// The open totals alone (`count ROWS COLS --total`).
+    Total(Board),
+}
+
+impl CountView {
+    /// The canonical questions whose answers make the view; the first is the one shown.
+    pub fn questions(self) -> Vec<Question> {
+        match self {
+            CountView::Start(board, square, kind) => {
+                vec![Question::from_start(board, square, kind)]
+            }
+            CountView::Closed(board) => vec![Question::total(board, TourKind::Closed)],
+            CountView::Total(board) => vec![Question::total(board, TourKind::Open)],
+            CountView::Table(board) => std::iter::once(Question::total(board, TourKind::Open))
+                .chain(
+                    Question::starts_of_board(board, TourKind::Open)
+                        .into_iter()
+                        .map(|(q, _)| q),
+                )
+                .collect(),
+        }
+    }
+}
+
+/// `GET /api/count`.
+pub struct CountRequest {
+    /// What to show.
+    pub view: CountView,
+    /// The far end of tours between two squares (not answered yet).
+    pub to: Option<Square>,
+    /// `json` or `csv`.
+    pub format: &'static str,
+    /// How long to wait for a computation before answering with its job.
+    pub wait: Duration,
+}
+
+/// The longest a client may ask a request to wait.
+pub const MAX_WAIT: Duration = Duration::from_secs(60);
+
+impl CountRequest {
+    /// Reads the parameters; `wait` is the server's default wait.
+    pub fn parse(pairs: Vec<(String, String)>, wait: Duration) -> Result<Self, ApiError> {
+        let params = Params::new(
+            pairs,
+            &[
+                "rows", "cols", "row", "col", "to_row", "to_col", "kind", "total", "format", "wait",
+            ],
+        )?;
+        let board = params.board()?;
+        let start = params.square(board, "row", "col")?;
+        let to = params.square(board, "to_row", "to_col")?;
+        let kind = params.kind()?;
+        let total = params.flag("total")?;
+        if to.is_some() && start.is_none() {
+            return Err(ApiError::bad(
+                "tours between two squares need both: give 'row' and 'col' with 'to_row' and 'to_col'",
+            ));
+        }
+        let view = match (start, kind) {
+            (Some(_), _) if total => {
+                return Err(ApiError::bad(
+                    "'total' cannot be used with 'row' and 'col': a board total has no start square",
+                ));
+            }
+            (Some(square), kind) => CountView::Start(board, square, kind),
+            (None, TourKind::Closed) => CountView::Closed(board),
+            (None, TourKind::Open) if total => CountView::Total(board),
+            (None, TourKind::Open) => CountView::Table(board),
+        };
+        let wait = params
+            .parsed("wait", |v| {
+                v.parse::<f64>()
+                    .ok()
+                    .filter(|s| s.is_finite() && *s >= 0.0 && *s <= MAX_WAIT.as_secs_f64())
+                    .map(Duration::from_secs_f64)
+                    .ok_or_else(|| format!("seconds from 0 to {}", MAX_WAIT.as_secs()))
+            })?
+            .unwrap_or(wait);
+        Ok(CountRequest {
+            view,
+            to,
+            format: params.format(&["json", "csv"])?,
+            wait,
+        })
+    }
+}
+
+/// `GET /api/tour`.
+pub struct TourRequest {
+    /// The board.
+    pub board: Board,
+    /// The first square.
+    pub start: Square,
+    /// A closed tour.
+    pub closed: bool,
+    /// Picks among equally good moves.
+    pub seed: u64,
+    /// `json` or `svg` (animated).
+    pub format: &'static str,
+}
+
+impl TourRequest {
+    /// Reads the parameters.
+    pub fn parse(pairs: Vec<(String, String)>) -> Result<Self, ApiError> {
+        let params = Params::new(
+            pairs,
+            &["rows", "cols", "row", "col", "kind", "seed", "format"],
+        )?;
+        let board = params.board()?;
+        let start = params.square(board, "row", "col")?.ok_or_else(|| {
+            ApiError::bad("missing parameters 'row' and 'col': the square the tour starts on")
+        })?;
+        Ok(TourRequest {
+            board,
+            start,
+            closed: params.kind()? == TourKind::Closed,
+            seed: params.whole("seed")?.unwrap_or(0),
+            format: params.format(&["json", "svg"])?,
+        })
+    }
+}
+
+/// `GET /api/answers`: the filters of `knights query`.
+pub struct AnswersRequest {
+    /// Which answers.
+    pub filter: AnswerFilter,
+    /// `json` or `csv`.
+    pub format: &'static str,
+}
+
+impl AnswersRequest {
+    /// Reads the parameters.
+    pub fn parse(pairs: Vec<(String, String)>) -> Result<Self, ApiError> {
+        let params = Params::new(
+            pairs,
+            &["board", "kind", "min_squares", "max_squares", "format"],
+        )?;
+        Ok(AnswersRequest {
+            filter: AnswerFilter {
+                board: params.parsed("board", BoardRange::one_board)?,
+                kind: params.parsed("kind", |v| v.parse::<TourKind>())?,
+                min_squares: params.whole("min_squares")?,
+                max_squares: params.whole("max_squares")?,
+            },
+            format: params.format(&["json", "csv"])?,
+        })
+    }
+}

@@ -1,0 +1,125 @@
+//! Errors as HTTP answers: a status and one line, the same line the command prints.
+
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+
+use crate::error::Error;
+use crate::output::to_json;
+
+/// A request the server does not answer with a count: the status and why, in one line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ApiError {
+    /// The HTTP status.
+    pub status: StatusCode,
+    /// What is wrong, one line.
+    pub message: String,
+    /// True when the answer is that no tour exists (the message is the theorem or the search).
+    pub no_tour: bool,
+}
+
+impl ApiError {
+    /// An error with `status`.
+    pub fn new(status: StatusCode, message: impl Into<String>) -> Self {
+        ApiError {
+            status,
+            message: message.into(),
+            no_tour: false,
+        }
+    }
+
+    /// A bad parameter (400).
+    pub fn bad(message: impl Into<String>) -> Self {
+        ApiError::new(StatusCode::BAD_REQUEST, message)
+    }
+
+    /// No such address (404).
+    pub fn not_found(message: impl Into<String>) -> Self {
+        ApiError::new(StatusCode::NOT_FOUND, message)
+    }
+
+    /// No tour exists (422: the question is understood, and its answer is "none").
+    pub fn no_tour(reason: impl Into<String>) -> Self {
+        ApiError {
+            no_tour: true,
+            ..ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, reason)
+        }
+    }
+}
+
+impl From<Error> for ApiError {
+    /// The library's error with the status that fits it: bad input 400, past an engine's or
+    /// the memory's limit 413, out of memory or stopped 503, anything else 500.
+    fn from(error: Error) -> Self {
+        let status = match &error {
+            Error::BoardTooLarge { .. }
+            | Error::BoardTooWide { .. }
+            | Error::BeyondEngines { .. }
+            | Error::BeyondOneMachine { .. }
+            | Error::TourTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
+            Error::MemoryBudget { .. } | Error::Interrupted => StatusCode::SERVICE_UNAVAILABLE,
+            e if e.is_bad_input() => StatusCode::BAD_REQUEST,
+            _ => StatusCode::INTERNAL_SERVER_ERROR,
+        };
+        let message = match error {
+            Error::Interrupted => "the computation was stopped before it finished".to_string(),
+            e => e.to_string(),
+        };
+        ApiError::new(status, message)
+    }
+}
+
+impl From<crate::board::BoardError> for ApiError {
+    fn from(error: crate::board::BoardError) -> Self {
+        Error::from(error).into()
+    }
+}
+
+impl From<crate::store::StoreError> for ApiError {
+    fn from(error: crate::store::StoreError) -> Self {
+        Error::from(error).into()
+    }
+}
+
+/// The body of every error: `{"error": "..."}` (and `"no_tour": true` when that is the answer).
+#[derive(Serialize)]
+struct ErrorBody<'a> {
+    error: &'a str,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    no_tour: bool,
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let body = to_json(&ErrorBody {
+            error: &self.message,
+            no_tour: self.no_tour,
+        });
+        let mut response = json(self.status, body);
+        if matches!(
+            self.status,
+            StatusCode::TOO_MANY_REQUESTS | StatusCode::SERVICE_UNAVAILABLE
+        ) {
+            // Busy, not broken: a client may try again in a few seconds.
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from_static("5"));
+        }
+        response
+    }
+}
+
+/// A JSON body with `status`.
+pub fn json(status: StatusCode, body: String) -> Response {
+    with_type(status, "application/json", body)
+}
+
+/// A body of `content_type` with `status`.
+pub fn with_type(status: StatusCode, content_type: &'static str, body: String) -> Response {
+    (
+        status,
+        [(header::CONTENT_TYPE, HeaderValue::from_static(content_type))],
+        body,
+    )
+        .into_response()
+}

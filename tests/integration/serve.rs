@@ -1,0 +1,839 @@
+//! `knights serve` end to end: the real binary on an ephemeral port of 127.0.0.1 with a
+//! temporary store, asked over plain HTTP/1.1. Every endpoint, every kind of bad parameter,
+//! jobs polled, cancelled and shared, the server's limits, and the answers compared with the
+//! command's. Each server is killed when its test ends, whether it passed or not.
+
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use crate::util::{TestStore, knights};
+
+/// A running `knights serve`, killed when dropped.
+struct Server {
+    child: Child,
+    address: String,
+    store: TestStore,
+}
+
+impl Server {
+    /// `knights serve --bind 127.0.0.1:0 --db <temporary store>` with `extra` arguments. A
+    /// count waits up to a minute for its job unless the request says `wait=0`, so that a
+    /// loaded machine does not turn an expected answer into a job.
+    fn start(extra: &[&str]) -> Server {
+        let store = TestStore::new();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_knights"))
+            .args(["serve", "--bind", "127.0.0.1:0", "--wait", "60", "--db"])
+            .arg(store.path())
+            .args(extra)
+            .env("XDG_DATA_HOME", store.dir.path().join("xdg"))
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let address = match line.trim().strip_prefix("listening on http://") {
+            Some(rest) => rest.trim_end_matches('/').to_string(),
+            None => {
+                let _ = child.kill();
+                panic!("knights serve printed {line:?}, not its address");
+            }
+        };
+        Server {
+            child,
+            address,
+            store,
+        }
+    }
+
+    fn get(&self, path: &str) -> Reply {
+        self.request("GET", path)
+    }
+
+    /// One HTTP/1.1 request on a new connection.
+    fn request(&self, method: &str, path: &str) -> Reply {
+        let mut stream = TcpStream::connect(&self.address).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(120)))
+            .unwrap();
+        write!(
+            stream,
+            "{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+            self.address
+        )
+        .unwrap();
+        let mut raw = Vec::new();
+        stream.read_to_end(&mut raw).unwrap();
+        let text = String::from_utf8(raw).unwrap();
+        let (head, body) = text.split_once("\r\n\r\n").expect("a head and a body");
+        let mut lines = head.lines();
+        let status = lines
+            .next()
+            .unwrap()
+            .split(' ')
+            .nth(1)
+            .unwrap()
+            .parse()
+            .unwrap();
+        let headers = lines
+            .filter_map(|l| l.split_once(": "))
+            .map(|(k, v)| (k.to_ascii_lowercase(), v.to_string()))
+            .collect();
+        Reply {
+            status,
+            headers,
+            body: body.to_string(),
+        }
+    }
+
+    /// Polls a job until it is no longer running (at most two minutes).
+    fn until_finished(&self, job: &str) -> Value {
+        let clock = Instant::now();
+        loop {
+            let reply = self.get(job);
+            assert_eq!(reply.status, 200, "{job}: {}", reply.body);
+            let state = reply.json();
+            if state["state"] != "running" {
+                return state;
+            }
+            assert!(
+                clock.elapsed() < Duration::from_secs(120),
+                "{job} never ended"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    /// Sends SIGINT (Ctrl-C) and waits for the server to end, at most 20 seconds.
+    fn interrupt(mut self) -> (Option<i32>, String) {
+        let status = Command::new("kill")
+            .args(["-INT", &self.child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let clock = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                let mut stderr = String::new();
+                self.child
+                    .stderr
+                    .take()
+                    .unwrap()
+                    .read_to_string(&mut stderr)
+                    .unwrap();
+                return (status.code(), stderr);
+            }
+            assert!(
+                clock.elapsed() < Duration::from_secs(20),
+                "the server did not stop on Ctrl-C"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        // Ends the server whatever happened in the test (a no-op once it has exited).
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+struct Reply {
+    status: u16,
+    headers: HashMap<String, String>,
+    body: String,
+}
+
+impl Reply {
+    fn json(&self) -> Value {
+        serde_json::from_str(&self.body)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {:?}", self.body))
+    }
+
+    /// The one-line message of an error.
+    fn error(&self) -> String {
+        let value = self.json();
+        let message = value["error"]
+            .as_str()
+            .expect("an error message")
+            .to_string();
+        assert!(!message.contains('\n'), "{message}");
+        message
+    }
+}
+
+/// The command's standard output for `args`, with a store of its own.
+fn command_output(args: &[&str]) -> String {
+    let output = knights().args(args).output().unwrap();
+    assert!(output.status.success(), "{args:?}: {output:?}");
+    String::from_utf8(output.stdout).unwrap()
+}
+
+/// The command's one-line error for `args` (exit code 2 or 3).
+fn command_error(args: &[&str]) -> String {
+    let output = knights().args(args).output().unwrap();
+    assert!(
+        matches!(output.status.code(), Some(2 | 3)),
+        "{args:?}: {output:?}"
+    );
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    stderr.trim_end().trim_start_matches("error: ").to_string()
+}
+
+/// Every field of the command's JSON record is in the API's, with the same value.
+fn assert_contains_record(api: &Value, command: &Value) {
+    for (key, value) in command.as_object().unwrap() {
+        assert_eq!(&api[key], value, "field {key}: {api} against {command}");
+    }
+}
+
+#[test]
+fn serves_the_page_and_stops_cleanly_on_ctrl_c() {
+    let server = Server::start(&[]);
+    let page = server.get("/");
+    assert_eq!(page.status, 200);
+    assert!(page.headers["content-type"].starts_with("text/html"));
+    assert!(page.body.contains("<script src=\"/app.js\""));
+    let script = server.get("/app.js");
+    assert_eq!(script.status, 200);
+    assert!(script.headers["content-type"].starts_with("text/javascript"));
+    assert!(script.body.contains("/api/count"));
+    let style = server.get("/style.css");
+    assert_eq!(style.status, 200);
+    assert!(style.headers["content-type"].starts_with("text/css"));
+    let (code, stderr) = server.interrupt();
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stderr.contains("stopped"), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+#[test]
+fn counts_equal_the_commands_json_and_csv() {
+    let server = Server::start(&[]);
+    for (path, args) in [
+        (
+            "/api/count?rows=5&cols=4&row=0&col=0",
+            &["count", "5", "4", "0", "0"][..],
+        ),
+        (
+            "/api/count?rows=5&cols=5&row=2&col=2",
+            &["count", "5", "5", "2", "2"],
+        ),
+        ("/api/count?rows=5&cols=5", &["count", "5", "5"]),
+        ("/api/count?rows=4&cols=3", &["count", "4", "3"]),
+        (
+            "/api/count?rows=6&cols=6&kind=closed",
+            &["count", "6", "6", "--closed"],
+        ),
+        (
+            "/api/count?rows=5&cols=6&row=1&col=2&kind=closed",
+            &["count", "5", "6", "1", "2", "--closed"],
+        ),
+        (
+            "/api/count?rows=5&cols=6&total",
+            &["count", "5", "6", "--total"],
+        ),
+        ("/api/count?rows=4&cols=4", &["count", "4", "4"]),
+    ] {
+        let first = server.get(path);
+        assert_eq!(first.status, 200, "{path}: {}", first.body);
+        assert_eq!(first.headers["content-type"], "application/json");
+        let api = first.json();
+        let mut json_args = args.to_vec();
+        json_args.extend(["--format", "json"]);
+        let command: Value = serde_json::from_str(&command_output(&json_args)).unwrap();
+        assert_contains_record(&api, &command);
+        // The command's fields first and in their order, as `--format json` writes them.
+        let command_text = command_output(&json_args);
+        assert!(
+            first
+                .body
+                .starts_with(command_text.trim_end().trim_end_matches('}')),
+            "{path}: {} against {command_text}",
+            first.body
+        );
+        assert_eq!(api["source"], "computed", "{path}");
+        assert!(api["seconds"].is_number());
+        assert!(api["engine"].is_string());
+        // Asked again: from the store, the same answer.
+        let again = server.get(path).json();
+        assert_eq!(again["source"], "store", "{path}");
+        assert_contains_record(&again, &command);
+
+        let mut csv_args = args.to_vec();
+        csv_args.extend(["--format", "csv"]);
+        let csv = server.get(&format!("{path}&format=csv"));
+        assert_eq!(csv.status, 200);
+        assert!(csv.headers["content-type"].starts_with("text/csv"));
+        assert!(csv.headers["content-disposition"].starts_with("attachment"));
+        assert_eq!(csv.body, command_output(&csv_args), "{path}");
+    }
+
+    // Tables carry the heatmap's colours, one per square, and the legend.
+    let table = server.get("/api/count?rows=5&cols=5").json();
+    assert_eq!(table["counts"][0][0], "304");
+    assert_eq!(table["total_directed"], "1728");
+    assert_eq!(table["heat"]["fill"][0][0], "#253494");
+    assert_eq!(table["heat"]["fill"][0][1], "#d9d9d9");
+    assert_eq!(table["heat"]["ink"][0][0], "#ffffff");
+    assert_eq!(table["heat"]["legend"].as_array().unwrap().len(), 11);
+    // The svg heatmap of the command uses the same colours.
+    let svg = command_output(&["count", "5", "5", "--format", "svg"]);
+    assert!(svg.contains(r##"fill="#253494""##) && svg.contains(r##"fill="#d9d9d9""##));
+}
+
+#[test]
+fn tours_equal_the_commands_and_say_why_when_there_is_none() {
+    let server = Server::start(&[]);
+    let reply = server.get("/api/tour?rows=5&cols=5&row=0&col=0");
+    assert_eq!(reply.status, 200);
+    assert_eq!(
+        reply.body,
+        command_output(&["tour", "5", "5", "0", "0", "--format", "json"])
+    );
+    let tour = reply.json();
+    assert_eq!(tour["squares"].as_array().unwrap().len(), 25);
+    assert_eq!(tour["start"], serde_json::json!([0, 0]));
+
+    for (path, args) in [
+        (
+            "/api/tour?rows=6&cols=6&row=0&col=0&kind=closed&seed=3",
+            &[
+                "tour", "6", "6", "0", "0", "--closed", "--seed", "3", "--format", "json",
+            ][..],
+        ),
+        (
+            "/api/tour?rows=8&cols=8&row=3&col=4&seed=1",
+            &[
+                "tour", "8", "8", "3", "4", "--seed", "1", "--format", "json",
+            ],
+        ),
+        (
+            "/api/tour?rows=30&cols=40&row=7&col=9",
+            &["tour", "30", "40", "7", "9", "--format", "json"],
+        ),
+    ] {
+        assert_eq!(server.get(path).body, command_output(args), "{path}");
+    }
+
+    // The animated SVG is the command's `--format svg --animate`, byte for byte.
+    let svg = server.get("/api/tour?rows=5&cols=5&row=0&col=0&format=svg");
+    assert_eq!(svg.status, 200);
+    assert_eq!(svg.headers["content-type"], "image/svg+xml");
+    assert!(svg.headers["content-disposition"].contains(".svg"));
+    assert_eq!(
+        svg.body,
+        command_output(&["tour", "5", "5", "0", "0", "--format", "svg", "--animate"])
+    );
+
+    for (path, args) in [
+        (
+            "/api/tour?rows=5&cols=5&row=0&col=1",
+            &["tour", "5", "5", "0", "1"][..],
+        ),
+        (
+            "/api/tour?rows=4&cols=5&row=1&col=0",
+            &["tour", "4", "5", "1", "0"],
+        ),
+        (
+            "/api/tour?rows=5&cols=5&row=0&col=0&kind=closed",
+            &["tour", "5", "5", "0", "0", "--closed"],
+        ),
+        (
+            "/api/tour?rows=3&cols=3&row=0&col=0",
+            &["tour", "3", "3", "0", "0"],
+        ),
+    ] {
+        let reply = server.get(path);
+        assert_eq!(reply.status, 422, "{path}");
+        assert_eq!(reply.json()["no_tour"], true);
+        assert_eq!(reply.error(), command_error(args), "{path}");
+    }
+}
+
+#[test]
+fn answers_list_the_store_as_query_does() {
+    let server = Server::start(&[]);
+    for path in [
+        "/api/count?rows=5&cols=4",
+        "/api/count?rows=3&cols=4&kind=closed",
+        "/api/count?rows=6&cols=6&kind=closed",
+    ] {
+        assert_eq!(server.get(path).status, 200, "{path}");
+    }
+    let query = |args: &[&str]| {
+        let output = server
+            .store
+            .knights()
+            .arg("query")
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(output.status.success());
+        String::from_utf8(output.stdout).unwrap()
+    };
+    for (path, args) in [
+        ("/api/answers", &["--format", "json"][..]),
+        (
+            "/api/answers?board=5x4",
+            &["--board", "5x4", "--format", "json"],
+        ),
+        (
+            "/api/answers?board=4x5&kind=open",
+            &["--board", "4x5", "--kind", "open", "--format", "json"],
+        ),
+        (
+            "/api/answers?kind=closed",
+            &["--kind", "closed", "--format", "json"],
+        ),
+        (
+            "/api/answers?min_squares=20&max_squares=30",
+            &[
+                "--min-squares",
+                "20",
+                "--max-squares",
+                "30",
+                "--format",
+                "json",
+            ],
+        ),
+        (
+            "/api/answers?board=7x7",
+            &["--board", "7x7", "--format", "json"],
+        ),
+        (
+            "/api/answers?kind=closed&format=csv",
+            &["--kind", "closed", "--format", "csv"],
+        ),
+    ] {
+        let reply = server.get(path);
+        assert_eq!(reply.status, 200, "{path}: {}", reply.body);
+        assert_eq!(reply.body, query(args), "{path}");
+    }
+    let all = server.get("/api/answers").json();
+    // 5x4: the total and its 6 canonical starts; 3x4 and 6x6 closed: one each.
+    assert_eq!(all.as_array().unwrap().len(), 9, "{all}");
+    assert!(
+        all.as_array()
+            .unwrap()
+            .iter()
+            .all(|a| a["count"].is_string())
+    );
+}
+
+#[test]
+fn bad_parameters_answer_400_with_the_commands_message() {
+    let server = Server::start(&["--max-tour-squares", "10000"]);
+    // The same message as the command's, for the same mistake.
+    for (path, args) in [
+        (
+            "/api/count?rows=5&cols=5&row=9&col=0",
+            &["count", "5", "5", "9", "0"][..],
+        ),
+        (
+            "/api/count?rows=5&cols=5&row=0&col=7",
+            &["count", "5", "5", "0", "7"],
+        ),
+        (
+            "/api/tour?rows=5&cols=5&row=5&col=5",
+            &["tour", "5", "5", "5", "5"],
+        ),
+    ] {
+        let reply = server.get(path);
+        assert_eq!(reply.status, 400, "{path}: {}", reply.body);
+        assert_eq!(reply.error(), command_error(args), "{path}");
+    }
+    // Values the command's parser refuses: its reason, after the parameter's name.
+    for (path, value, args) in [
+        (
+            "/api/count?rows=0&cols=5",
+            "'0' for 'rows'",
+            &["count", "0", "5"][..],
+        ),
+        (
+            "/api/count?rows=x&cols=5",
+            "'x' for 'rows'",
+            &["count", "x", "5"],
+        ),
+        (
+            "/api/count?rows=5&cols=-3",
+            "'-3' for 'cols'",
+            &["count", "5", "-3"],
+        ),
+        (
+            "/api/count?rows=5&cols=200000",
+            "'200000' for 'cols'",
+            &["count", "5", "200000"],
+        ),
+        (
+            "/api/count?rows=5&cols=5&row=a&col=0",
+            "'a' for 'row'",
+            &["count", "5", "5", "a", "0"],
+        ),
+        (
+            "/api/tour?rows=5&cols=5&row=0&col=1.5",
+            "'1.5' for 'col'",
+            &["tour", "5", "5", "0", "1.5"],
+        ),
+    ] {
+        let reply = server.get(path);
+        assert_eq!(reply.status, 400, "{path}: {}", reply.body);
+        let message = reply.error();
+        assert!(
+            message.starts_with(&format!("invalid value {value}: ")),
+            "{message}"
+        );
+        let reason = message.split_once(": ").unwrap().1;
+        assert!(command_error(args).contains(reason), "{path}: {reason}");
+    }
+    for (path, status, message) in [
+        ("/api/count?cols=5", 400, "missing parameter 'rows'"),
+        ("/api/count?rows=5", 400, "missing parameter 'cols'"),
+        (
+            "/api/count?rows=5&cols=5&row=1",
+            400,
+            "give 'row' and 'col' together",
+        ),
+        (
+            "/api/count?rows=5&cols=5&kind=diagonal",
+            400,
+            "unknown kind 'diagonal' (known: open, closed)",
+        ),
+        (
+            "/api/count?rows=5&cols=5&row=0&col=0&total",
+            400,
+            "'total' cannot be used with 'row' and 'col'",
+        ),
+        (
+            "/api/count?rows=5&cols=5&total=maybe",
+            400,
+            "invalid value 'maybe' for 'total'",
+        ),
+        (
+            "/api/count?rows=5&cols=5&format=xml",
+            400,
+            "the formats are json, csv",
+        ),
+        (
+            "/api/count?rows=5&cols=5&wait=-1",
+            400,
+            "invalid value '-1' for 'wait'",
+        ),
+        (
+            "/api/count?rows=5&cols=5&rows=6",
+            400,
+            "'rows' is given twice",
+        ),
+        (
+            "/api/count?rows=5&cols=5&colour=red",
+            400,
+            "unknown parameter 'colour'",
+        ),
+        (
+            "/api/count?rows=5&cols=5&to_row=4&to_col=4",
+            400,
+            "give 'row' and 'col' with 'to_row' and 'to_col'",
+        ),
+        (
+            "/api/count?rows=5&cols=5&row=0&col=0&to_row=4",
+            400,
+            "give 'to_row' and 'to_col' together",
+        ),
+        (
+            "/api/count?rows=5&cols=5&row=0&col=0&to_row=4&to_col=4",
+            501,
+            "tours between two squares are not supported yet",
+        ),
+        (
+            "/api/count?rows=9&cols=9",
+            413,
+            "the 9x9 board has 81 squares; the memo engine handles at most 64",
+        ),
+        (
+            "/api/count?rows=9&cols=12&total",
+            413,
+            "the 9x12 board has 108 squares",
+        ),
+        (
+            "/api/count?rows=100000&cols=100000&row=0&col=0",
+            413,
+            "squares",
+        ),
+        (
+            "/api/count?rows=100000&cols=100000",
+            413,
+            "the memo engine handles at most 64",
+        ),
+        (
+            "/api/count?rows=3&cols=100000",
+            413,
+            "this server counts per-square tables of at most 1000 squares",
+        ),
+        (
+            "/api/count?rows=100000&cols=100000&kind=closed",
+            413,
+            "the 100000x100000 board has 10000000000 squares",
+        ),
+        (
+            "/api/tour?rows=5&cols=5",
+            400,
+            "missing parameters 'row' and 'col'",
+        ),
+        (
+            "/api/tour?rows=5&cols=5&row=0&col=0&seed=x",
+            400,
+            "invalid value 'x' for 'seed'",
+        ),
+        (
+            "/api/tour?rows=5&cols=5&row=0&col=0&format=png",
+            400,
+            "the formats are json, svg",
+        ),
+        (
+            "/api/tour?rows=101&cols=100&row=0&col=0",
+            413,
+            "this server finds tours of at most 10000 squares",
+        ),
+        (
+            "/api/answers?board=5",
+            400,
+            "'5' is not a board size like 5x6",
+        ),
+        (
+            "/api/answers?board=3x3..5x5",
+            400,
+            "is a range; give one board like 5x6",
+        ),
+        ("/api/answers?board=0x5", 400, "a board side is at least 1"),
+        ("/api/answers?kind=both", 400, "unknown kind 'both'"),
+        (
+            "/api/answers?min_squares=many",
+            400,
+            "invalid value 'many' for 'min_squares'",
+        ),
+        ("/api/answers?format=xml", 400, "the formats are json, csv"),
+        ("/api/answers?sql=drop", 400, "unknown parameter 'sql'"),
+        ("/api/jobs/12345", 404, "no job 12345"),
+        ("/api/jobs/x", 404, "no job x"),
+        ("/nothing/here", 404, "nothing at /nothing/here"),
+        ("/api/count/../../etc/passwd", 404, "nothing at"),
+        ("/api", 404, "nothing at /api"),
+    ] {
+        let reply = server.get(path);
+        assert_eq!(reply.status, status, "{path}: {}", reply.body);
+        let error = reply.error();
+        assert!(error.contains(message), "{path}: {error}");
+    }
+    let post = server.request("POST", "/api/count?rows=5&cols=5");
+    assert_eq!(post.status, 405);
+    assert!(post.error().contains("takes GET"));
+    // A query string that is not one.
+    let raw = server.get("/api/count?rows=5&cols=%FF%FE");
+    assert_eq!(raw.status, 400, "{}", raw.body);
+    // Nothing was computed or stored for any of these.
+    assert_eq!(server.get("/api/answers").body, "[]\n");
+}
+
+#[test]
+fn a_job_is_polled_to_its_end_and_then_answered_from_the_store() {
+    let server = Server::start(&[]);
+    let started = server.get("/api/count?rows=5&cols=6&wait=0");
+    assert_eq!(started.status, 202, "{}", started.body);
+    let job = started.json();
+    let address = job["job"].as_str().unwrap().to_string();
+    assert_eq!(started.headers["location"], address);
+    assert_eq!(job["state"], "running");
+    assert_eq!(job["question"], "open tours from every square of 5x6");
+    let finished = server.until_finished(&address);
+    assert_eq!(finished["state"], "done", "{finished}");
+    assert_eq!(finished["status"], 200);
+    assert_eq!(finished["planned"], finished["computed"]);
+    assert!(finished["planned"].as_u64().unwrap() > 1);
+    let answer = &finished["answer"];
+    assert_eq!(answer["total_directed"], "37568");
+    assert_eq!(answer["source"], "computed");
+    let command: Value =
+        serde_json::from_str(&command_output(&["count", "5", "6", "--format", "json"])).unwrap();
+    assert_contains_record(answer, &command);
+    // The finished job stays listed, and the question now comes from the store.
+    let jobs = server.get("/api/jobs").json();
+    assert_eq!(jobs[0]["job"], address.as_str());
+    let again = server.get("/api/count?rows=5&cols=6&wait=0");
+    assert_eq!(again.status, 200);
+    assert_eq!(again.json()["source"], "store");
+    // Deleting a finished job changes nothing.
+    let delete = server.request("DELETE", &address);
+    assert_eq!(delete.status, 200);
+    assert_eq!(delete.json()["state"], "done");
+}
+
+/// A question that takes the engines many seconds (the frontier engine's 6x8 total).
+const LONG: &str = "/api/count?rows=6&cols=8&total&wait=0";
+
+#[test]
+fn a_cancelled_job_stops_and_two_clients_share_one_job() {
+    let server = Server::start(&[]);
+    // Two clients at once: one job, however many ask.
+    let (first, second) = std::thread::scope(|scope| {
+        let a = scope.spawn(|| server.get(LONG));
+        let b = scope.spawn(|| server.get(LONG));
+        (a.join().unwrap(), b.join().unwrap())
+    });
+    assert_eq!(first.status, 202, "{}", first.body);
+    assert_eq!(second.status, 202, "{}", second.body);
+    let address = first.json()["job"].as_str().unwrap().to_string();
+    assert_eq!(second.json()["job"], address.as_str());
+    // A third asks the same question turned on its side: the same canonical question.
+    let third = server.get("/api/count?rows=8&cols=6&total&wait=0");
+    assert_eq!(third.json()["job"], address.as_str());
+    let jobs = server.get("/api/jobs").json();
+    assert_eq!(jobs.as_array().unwrap().len(), 1, "{jobs}");
+    assert_eq!(jobs[0]["clients"], 3);
+
+    let cancel = server.request("DELETE", &address);
+    assert_eq!(cancel.status, 202, "{}", cancel.body);
+    let ended = server.until_finished(&address);
+    assert_eq!(ended["state"], "cancelled", "{ended}");
+    assert_eq!(ended["status"], 503);
+    assert!(ended["error"].as_str().unwrap().contains("cancelled"));
+    // Asked again: a new job (the first one's work was not finished, so nothing is stored).
+    let again = server.get(LONG);
+    assert_eq!(again.status, 202);
+    let new_address = again.json()["job"].as_str().unwrap().to_string();
+    assert_ne!(new_address, address);
+    assert_eq!(server.get("/api/answers?board=6x8").body, "[]\n");
+    // Ctrl-C cancels the running job and stops the server.
+    let (code, stderr) = server.interrupt();
+    assert_eq!(code, Some(0), "{stderr}");
+}
+
+#[test]
+fn the_servers_limits_answer_429_413_and_503_with_why() {
+    let server = Server::start(&["--max-jobs", "1", "--memory", "1M"]);
+    // A frontier layer outgrows the budget: the job fails, and says why.
+    let over = server.get("/api/count?rows=6&cols=8&total&wait=60");
+    assert_eq!(over.status, 503, "{}", over.body);
+    assert!(over.error().contains("memory budget"), "{}", over.body);
+    assert_eq!(over.headers["retry-after"], "5");
+    // A tour that would not fit in the budget.
+    let tour = server.get("/api/tour?rows=200&cols=200&row=0&col=0");
+    assert_eq!(tour.status, 413, "{}", tour.body);
+    assert!(tour.error().contains("over the budget"), "{}", tour.body);
+    // One job at a time: a second question waits for the first to finish; the first question
+    // asked again joins its job.
+    let busy = Server::start(&["--max-jobs", "1"]);
+    let first = busy.get(LONG);
+    assert_eq!(first.status, 202, "{}", first.body);
+    let joined = busy.get(LONG);
+    assert_eq!(joined.status, 202, "{}", joined.body);
+    let refused = busy.get("/api/count?rows=7&cols=8&kind=closed&wait=0");
+    assert_eq!(refused.status, 429, "{}", refused.body);
+    assert!(refused.error().contains("already computing 1 question"));
+    assert_eq!(refused.headers["retry-after"], "5");
+    // What the store or a theorem answers needs no job.
+    assert_eq!(busy.get("/api/count?rows=5&cols=5&row=0&col=1").status, 200);
+    let address = first.json()["job"].as_str().unwrap().to_string();
+    busy.request("DELETE", &address);
+    assert_eq!(busy.until_finished(&address)["state"], "cancelled");
+    assert_eq!(busy.get("/api/count?rows=5&cols=4&row=0&col=0").status, 200);
+}
+
+#[test]
+fn without_a_store_every_answer_is_computed() {
+    let server = Server::start(&["--no-cache"]);
+    for _ in 0..2 {
+        let reply = server.get("/api/count?rows=5&cols=4&row=0&col=0");
+        assert_eq!(reply.status, 200);
+        assert_eq!(reply.json()["source"], "computed");
+        assert_eq!(reply.json()["count"], "32");
+    }
+    let answers = server.get("/api/answers");
+    assert_eq!(answers.status, 503);
+    assert!(answers.error().contains("--no-cache"));
+    assert!(!server.store.path().exists());
+}
+
+#[test]
+fn a_bad_store_or_address_stops_the_command_with_one_line() {
+    let store = TestStore::new();
+    std::fs::write(store.path(), "not a database, just text\n").unwrap();
+    let output = store
+        .knights()
+        .args(["serve", "--bind", "127.0.0.1:0"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    assert!(String::from_utf8_lossy(&output.stderr).contains("not an SQLite database"));
+    let output = knights()
+        .args(["serve", "--bind", "localhost"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("invalid value 'localhost'"));
+    let output = knights()
+        .args(["serve", "--bind", "127.0.0.1:0", "--max-jobs", "0"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    // An address another process holds.
+    let holder = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let taken = holder.local_addr().unwrap().to_string();
+    let output = knights()
+        .args(["serve", "--bind", &taken])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains(&format!("cannot listen on {taken}")),
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+}
+
+#[test]
+fn tour_animate_writes_a_self_playing_svg_and_leaves_the_plain_one_alone() {
+    let plain = command_output(&["tour", "5", "5", "0", "0", "--format", "svg"]);
+    assert!(!plain.contains("<animate"));
+    let animated = command_output(&["tour", "5", "5", "0", "0", "--format", "svg", "--animate"]);
+    assert!(animated.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+    assert!(animated.contains("<animateMotion path=\"M"));
+    assert!(animated.contains("attributeName=\"stroke-dashoffset\""));
+    // Step numbers 2 to 25 appear one by one; the first is there from the start.
+    assert_eq!(
+        animated
+            .matches("attributeName=\"opacity\" values=\"0;1\"")
+            .count(),
+        25
+    );
+    assert!(!animated.contains("<script"));
+    // Without the animation's elements, the picture is the plain one.
+    let closed = command_output(&[
+        "tour",
+        "6",
+        "6",
+        "0",
+        "0",
+        "--closed",
+        "--format",
+        "svg",
+        "--animate",
+    ]);
+    assert!(closed.contains("<polygon") && closed.contains(" Z\""));
+    let output = knights()
+        .args(["tour", "5", "5", "0", "0", "--animate"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("--animate"));
+}
