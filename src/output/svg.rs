@@ -49,6 +49,16 @@ impl Exporter for SvgExporter {
     }
 }
 
+/// A length in an SVG attribute: at most two decimals, without float noise
+/// (`447.84000000000003` is written `447.84`, and `440.0` is written `440`).
+struct Px(f64);
+
+impl std::fmt::Display for Px {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", (self.0 * 100.0).round() / 100.0)
+    }
+}
+
 /// The side of a square in pixels: the picture stays about 800 pixels wide or tall.
 fn cell_size(rows: u32, cols: u32) -> f64 {
     (800.0 / rows.max(cols) as f64).clamp(1.0, 48.0)
@@ -140,8 +150,8 @@ fn draw_tour(tour: &Tour, animation: Option<Timing>) -> String {
     writeln!(
         out,
         r##"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="sans-serif">"##,
-        w = (width + 2.0 * margin).max(title_width(&title, 14.0) + 2.0 * margin),
-        h = height + 2.0 * margin + 20.0
+        w = Px((width + 2.0 * margin).max(title_width(&title, 14.0) + 2.0 * margin)),
+        h = Px(height + 2.0 * margin + 20.0)
     )
     .expect("String");
     writeln!(out, "<title>{}</title>", escape(&title)).expect("String");
@@ -150,7 +160,8 @@ fn draw_tour(tour: &Tour, animation: Option<Timing>) -> String {
         out,
         r##"<defs><pattern id="squares" x="{margin}" y="{top}" width="{d}" height="{d}" patternUnits="userSpaceOnUse"><rect width="{d}" height="{d}" fill="#b58863"/><rect width="{cell}" height="{cell}" fill="#f0d9b5"/><rect x="{cell}" y="{cell}" width="{cell}" height="{cell}" fill="#f0d9b5"/></pattern></defs>"##,
         top = margin + 20.0,
-        d = 2.0 * cell
+        d = Px(2.0 * cell),
+        cell = Px(cell)
     )
     .expect("String");
     writeln!(
@@ -161,8 +172,10 @@ fn draw_tour(tour: &Tour, animation: Option<Timing>) -> String {
     .expect("String");
     writeln!(
         out,
-        r##"<rect x="{margin}" y="{}" width="{width}" height="{height}" fill="url(#squares)" stroke="#555"/>"##,
-        margin + 20.0
+        r##"<rect x="{margin}" y="{}" width="{}" height="{}" fill="url(#squares)" stroke="#555"/>"##,
+        margin + 20.0,
+        Px(width),
+        Px(height)
     )
     .expect("String");
     let centre = |sq: crate::board::Square| {
@@ -288,8 +301,8 @@ pub fn heatmap(table: &CountTable) -> String {
     writeln!(
         out,
         r##"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="sans-serif">"##,
-        w = (width + 2.0 * margin).max(title_width(&title, 15.0) + 2.0 * margin),
-        h = top + height + legend_height + margin
+        w = Px((width + 2.0 * margin).max(title_width(&title, 15.0) + 2.0 * margin)),
+        h = Px(top + height + legend_height + margin)
     )
     .expect("String");
     writeln!(out, "<title>{}</title>", escape(&title)).expect("String");

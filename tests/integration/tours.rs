@@ -314,3 +314,24 @@ fn tour_command_writes_json_and_svg() {
         .code(2)
         .stderr(contains("has no picture"));
 }
+
+/// SVG sizes are written without float noise (`447.84000000000003`).
+#[test]
+fn svg_lengths_have_no_float_noise() {
+    let noisy = |svg: &str| {
+        svg.split('.')
+            .skip(1)
+            .any(|after| after.chars().take_while(char::is_ascii_digit).count() >= 5)
+    };
+    for args in [
+        &["tour", "7", "7", "0", "0", "-f", "svg"][..],
+        &["tour", "9", "13", "0", "0", "-f", "svg"],
+        &["tour", "5", "17", "0", "0", "-f", "svg"],
+        &["count", "3", "7", "-f", "svg"],
+    ] {
+        let output = crate::util::knights().args(args).output().unwrap();
+        assert!(output.status.success(), "{args:?}");
+        let svg = String::from_utf8(output.stdout).unwrap();
+        assert!(!noisy(&svg), "{args:?}: {svg}");
+    }
+}
