@@ -8,6 +8,10 @@ use std::fmt;
 
 use crate::board::{Board, MAX_SIDE, Square};
 
+mod text;
+
+pub use text::{BUFFER_BYTES, MAX_ECHO_CHARS, MAX_LINE_BYTES, TextReader, echo};
+
 /// The four numbers of a query, in order.
 pub const QUERY_FIELDS: [&str; 4] = ["ROWS", "COLS", "ROW", "COL"];
 
