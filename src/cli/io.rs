@@ -1,6 +1,6 @@
 //! Reading input, writing output files and standard output, progress bars.
 
-use std::io::{self, IsTerminal, Read, Write};
+use std::io::{self, BufRead, BufReader, IsTerminal, Read, Write};
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::Path;
 
@@ -42,6 +42,33 @@ pub fn in_file(name: &str, e: impl Into<knights::Error>) -> anyhow::Error {
         e.into()
     } else {
         anyhow::Error::new(e).context(name.to_string())
+    }
+}
+
+/// Opens a file, or standard input for `-`, to be read as a stream; returns a name for
+/// messages and the reader. Nothing is read into memory here but the first buffer, so that a
+/// file that cannot be read at all (a directory) is reported as such; the library's readers
+/// bound what they keep.
+pub fn open_input(path: &Path) -> Result<(String, Box<dyn BufRead>)> {
+    if path.as_os_str() == "-" {
+        let mut stdin = io::stdin().lock();
+        first_buffer(&mut stdin).context("cannot read standard input")?;
+        return Ok(("standard input".to_string(), Box::new(stdin)));
+    }
+    let name = path.display().to_string();
+    let cannot_read = |e: io::Error| CliError::bad_input(format!("cannot read {name}: {e}"));
+    let mut file = BufReader::new(std::fs::File::open(path).map_err(cannot_read)?);
+    first_buffer(&mut file).map_err(cannot_read)?;
+    Ok((name, Box::new(file)))
+}
+
+/// Fills the reader's buffer once (retrying an interrupted read).
+fn first_buffer(reader: &mut impl BufRead) -> io::Result<()> {
+    loop {
+        match reader.fill_buf() {
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            other => return other.map(|_| ()),
+        }
     }
 }
 

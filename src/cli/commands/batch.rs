@@ -10,7 +10,7 @@ use knights::output::{self, Format, StartCount};
 use knights::question::TourKind;
 
 use crate::cli::flags::{EngineArgs, KindFlag};
-use crate::cli::io::{in_file, print, progress_bar, read_input, report_progress};
+use crate::cli::io::{in_file, open_input, print, progress_bar, report_progress};
 use crate::cli::session::Session;
 use crate::cli::values::{EngineArg, FormatArg};
 
@@ -41,8 +41,8 @@ pub struct Args {
 }
 
 pub fn run(args: Args, session: &Session) -> Result<()> {
-    let (name, text) = read_input(&args.file)?;
-    let parsed = input::parse_batch(&text).map_err(|e| in_file(&name, e))?;
+    let (name, reader) = open_input(&args.file)?;
+    let parsed = input::read_batch(reader).map_err(|e| in_file(&name, e))?;
     let clock = Instant::now();
     let kind = args.kind.kind();
     let answers = answer_batch(
