@@ -10,16 +10,19 @@
 //! in decimal digits. Records for the same question must agree, and a board total must equal the
 //! sum of its starts when the file holds them all. The first problem is reported with its line.
 
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
+use std::fmt;
+use std::io::Read;
 
 use num_bigint::BigUint;
 use num_traits::Zero;
-use serde_json::Value;
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 
 use crate::board::{Board, Square};
 use crate::error::Error;
 use crate::existence::no_tour;
-use crate::input::InputError;
+use crate::input::{InputError, MAX_FIELD_CHARS, MAX_QUERIES, TextReader, echo, max_count_digits};
 use crate::question::{Question, TourKind};
 use crate::store::{ANSWER_COLUMNS, Answer, ImportReport, Store, StoreError};
 
@@ -46,14 +49,29 @@ impl ExchangeFormat {
     }
 }
 
-/// Reads and checks every record of an export; returns the answers with their line numbers.
+/// Reads and checks every record of an export held in a string: [`read_answers_from`].
 pub fn read_answers(
     text: &str,
     format: ExchangeFormat,
 ) -> Result<Vec<(usize, Answer)>, InputError> {
+    read_answers_from(text.as_bytes(), format)
+}
+
+/// Reads and checks every record of an export; returns the answers with their line numbers.
+///
+/// The file is read as a stream ([`TextReader`]: UTF-8, a line of at most
+/// [`crate::input::MAX_LINE_BYTES`]) and only the answers are kept. A field other than the count
+/// may have at most [`MAX_FIELD_CHARS`] characters, a count at most the digits its board allows
+/// ([`max_count_digits`], checked before the number is read), a file at most [`MAX_QUERIES`]
+/// records. Messages quote the file through [`echo`].
+pub fn read_answers_from<R: Read>(
+    reader: R,
+    format: ExchangeFormat,
+) -> Result<Vec<(usize, Answer)>, InputError> {
+    let mut text = TextReader::new(reader);
     let answers = match format {
-        ExchangeFormat::Csv => read_csv(text)?,
-        ExchangeFormat::Json => read_json(text)?,
+        ExchangeFormat::Csv => read_csv(&mut text)?,
+        ExchangeFormat::Json => read_json(&mut text)?,
     };
     check_consistency(&answers)?;
     Ok(answers)
@@ -75,129 +93,360 @@ pub fn import(store: &mut Store, answers: &[(usize, Answer)]) -> Result<ImportRe
 /// The fields of one record as text (`None` for an empty or null field).
 type Fields = HashMap<&'static str, Option<String>>;
 
-fn read_csv(text: &str) -> Result<Vec<(usize, Answer)>, InputError> {
-    let mut reader = csv::ReaderBuilder::new()
-        .has_headers(true)
-        .from_reader(text.as_bytes());
-    let headers = reader
-        .headers()
-        .map_err(|e| InputError::at(1, format!("cannot read the CSV header: {e}")))?
-        .clone();
-    let header: Vec<&str> = headers.iter().map(str::trim).collect();
-    if header != ANSWER_COLUMNS {
+/// A field's text, refused when it is longer than a field can be (the count excepted: its
+/// bound depends on the board, [`max_count_digits`]).
+fn bounded(name: &'static str, value: &str, line: usize) -> Result<String, InputError> {
+    if name != "count" && value.chars().count() > MAX_FIELD_CHARS {
         return Err(InputError::at(
-            1,
+            line,
             format!(
-                "the header must be `{}`, found `{}`",
-                ANSWER_COLUMNS.join(","),
-                header.join(",")
+                "{name} is longer than {MAX_FIELD_CHARS} characters: '{}'",
+                echo(value)
             ),
         ));
     }
+    Ok(value.to_string())
+}
+
+/// Fields with every column present (`None` until given).
+fn empty_fields() -> Fields {
+    ANSWER_COLUMNS.iter().map(|&name| (name, None)).collect()
+}
+
+/// Refuses a file with more records than [`MAX_QUERIES`].
+fn check_records(read: usize, line: usize) -> Result<(), InputError> {
+    if read as u64 >= MAX_QUERIES {
+        return Err(InputError::at(
+            line,
+            format!("more than {MAX_QUERIES} records; split the file"),
+        ));
+    }
+    Ok(())
+}
+
+fn read_csv<R: Read>(text: &mut TextReader<R>) -> Result<Vec<(usize, Answer)>, InputError> {
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(true)
+        .from_reader(&mut *text);
+    // A fault of the text itself (not UTF-8, a line too long) comes before the CSV's.
+    let fault = |reader: &mut csv::Reader<&mut TextReader<R>>, otherwise: InputError| {
+        reader.get_mut().take_error().unwrap_or(otherwise)
+    };
+    reader.get_ref().start_record();
+    let headers = match reader.headers() {
+        Ok(headers) => headers.clone(),
+        Err(e) => {
+            let otherwise = InputError::at(1, format!("cannot read the CSV header: {e}"));
+            return Err(fault(&mut reader, otherwise));
+        }
+    };
+    let header: Vec<&str> = headers.iter().map(str::trim).collect();
+    // The first column that differs is quoted (a whole header could be too long to show).
+    let differs = (0..header.len().max(ANSWER_COLUMNS.len()))
+        .find(|&i| header.get(i) != ANSWER_COLUMNS.get(i));
+    if let Some(i) = differs {
+        let what = match (header.get(i), ANSWER_COLUMNS.get(i)) {
+            (Some(found), Some(expected)) => {
+                format!("column {} is `{}`, not `{expected}`", i + 1, echo(found))
+            }
+            (None, Some(expected)) => format!("column {} (`{expected}`) is missing", i + 1),
+            (found, None) => format!(
+                "column {} (`{}`) is one too many",
+                i + 1,
+                echo(found.map_or("", |found| found))
+            ),
+        };
+        return Err(InputError::at(
+            1,
+            format!("the header must be `{}`; {what}", ANSWER_COLUMNS.join(",")),
+        ));
+    }
     let mut answers = Vec::new();
-    for record in reader.records() {
-        let record = record.map_err(|e| {
-            let line = e.position().map_or(0, |p| p.line() as usize);
-            InputError::at(line, format!("malformed CSV: {e}"))
-        })?;
+    let mut record = csv::StringRecord::new();
+    loop {
+        reader.get_ref().start_record();
+        match reader.read_record(&mut record) {
+            Ok(true) => {}
+            Ok(false) => break,
+            Err(e) => {
+                let line = e.position().map_or(0, |p| p.line() as usize);
+                let otherwise = InputError::at(line, format!("malformed CSV: {e}"));
+                return Err(fault(&mut reader, otherwise));
+            }
+        }
         let line = record.position().map_or(0, |p| p.line() as usize);
-        let fields: Fields = ANSWER_COLUMNS
-            .iter()
-            .zip(record.iter())
-            .map(|(&name, value)| {
-                let value = value.trim();
-                (name, (!value.is_empty()).then(|| value.to_string()))
-            })
-            .collect();
+        check_records(answers.len(), line)?;
+        let mut fields = empty_fields();
+        for (&name, value) in ANSWER_COLUMNS.iter().zip(record.iter()) {
+            let value = value.trim();
+            if !value.is_empty() {
+                fields.insert(name, Some(bounded(name, value, line)?));
+            }
+        }
         answers.push((line, answer_from_fields(&fields, line)?));
     }
     Ok(answers)
 }
 
-fn read_json(text: &str) -> Result<Vec<(usize, Answer)>, InputError> {
-    let value: Value = serde_json::from_str(text)
-        .map_err(|e| InputError::at(e.line(), format!("malformed JSON: {e}")))?;
-    let Value::Array(records) = value else {
-        return Err(InputError::whole(
-            "the JSON must be an array of answer objects",
-        ));
-    };
-    let lines = object_lines(text);
+fn read_json<R: Read>(text: &mut TextReader<R>) -> Result<Vec<(usize, Answer)>, InputError> {
+    let line = text.line_counter();
+    let failure = RefCell::new(None);
     let mut answers = Vec::new();
-    for (index, record) in records.iter().enumerate() {
-        let line = lines.get(index).copied().unwrap_or(0);
-        let Value::Object(object) = record else {
-            return Err(InputError::at(line, "each answer must be a JSON object"));
+    let result = {
+        let mut parser = serde_json::Deserializer::from_reader(&mut *text);
+        let records = Records {
+            line: &line,
+            failure: &failure,
+            answers: &mut answers,
         };
-        if let Some(unknown) = object
-            .keys()
-            .find(|k| !ANSWER_COLUMNS.contains(&k.as_str()))
-        {
-            return Err(InputError::at(line, format!("unknown field '{unknown}'")));
+        parser.deserialize_any(records).and_then(|()| parser.end())
+    };
+    if let Err(e) = result {
+        let fault = text.take_error().or_else(|| failure.take());
+        return Err(
+            fault.unwrap_or_else(|| InputError::at(e.line(), format!("malformed JSON: {e}")))
+        );
+    }
+    Ok(answers)
+}
+
+/// Keeps `e` for [`read_json`] and stops the JSON parser.
+fn refuse<E: de::Error>(failure: &RefCell<Option<InputError>>, e: InputError) -> E {
+    *failure.borrow_mut() = Some(e);
+    E::custom("refused")
+}
+
+/// The top-level JSON array, read one record at a time (each checked as it comes).
+struct Records<'a> {
+    /// The line the JSON reader is on.
+    line: &'a Cell<usize>,
+    /// Why the records were refused.
+    failure: &'a RefCell<Option<InputError>>,
+    answers: &'a mut Vec<(usize, Answer)>,
+}
+
+impl Records<'_> {
+    fn not_an_array<E: de::Error>(&self) -> E {
+        refuse(
+            self.failure,
+            InputError::whole("the JSON must be an array of answer objects"),
+        )
+    }
+}
+
+impl<'de> Visitor<'de> for Records<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an array of answer objects")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let record = || Record {
+            line: self.line,
+            failure: self.failure,
+        };
+        while let Some((line, fields)) = seq.next_element_seed(record())? {
+            check_records(self.answers.len(), line).map_err(|e| refuse(self.failure, e))?;
+            let answer = answer_from_fields(&fields, line).map_err(|e| refuse(self.failure, e))?;
+            self.answers.push((line, answer));
         }
-        let mut fields = Fields::new();
-        for name in ANSWER_COLUMNS {
-            let text = match object.get(name) {
-                None | Some(Value::Null) => None,
-                Some(Value::String(s)) => Some(s.clone()),
-                Some(Value::Number(n)) => Some(n.to_string()),
-                Some(other) => {
-                    return Err(InputError::at(
-                        line,
-                        format!("{name} must be a string or a number, found {other}"),
-                    ));
-                }
+        Ok(())
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, _: A) -> Result<(), A::Error> {
+        Err(self.not_an_array())
+    }
+
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<(), E> {
+        Err(self.not_an_array())
+    }
+
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<(), E> {
+        Err(self.not_an_array())
+    }
+
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<(), E> {
+        Err(self.not_an_array())
+    }
+
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<(), E> {
+        Err(self.not_an_array())
+    }
+
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<(), E> {
+        Err(self.not_an_array())
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<(), E> {
+        Err(self.not_an_array())
+    }
+}
+
+/// One element of the array: an answer object, read field by field, with the line it starts
+/// on. An unknown field or a value that is not a string, a number or null stops the reading.
+struct Record<'a> {
+    line: &'a Cell<usize>,
+    failure: &'a RefCell<Option<InputError>>,
+}
+
+impl Record<'_> {
+    fn not_an_object<E: de::Error>(&self) -> E {
+        refuse(
+            self.failure,
+            InputError::at(self.line.get(), "each answer must be a JSON object"),
+        )
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for Record<'_> {
+    type Value = (usize, Fields);
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Record<'_> {
+    type Value = (usize, Fields);
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an answer object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        // The parser has just read the object's `{`.
+        let line = self.line.get();
+        let refused = |e: InputError| refuse::<A::Error>(self.failure, e);
+        let mut fields = empty_fields();
+        let mut count_is_a_number = false;
+        while let Some(key) = map.next_key::<String>()? {
+            let Some(&name) = ANSWER_COLUMNS.iter().find(|&&name| name == key) else {
+                return Err(refused(InputError::at(
+                    line,
+                    format!("unknown field '{}'", echo(&key)),
+                )));
             };
-            fields.insert(name, text);
+            let (value, is_a_number) = map.next_value_seed(FieldValue {
+                name,
+                line,
+                failure: self.failure,
+            })?;
+            if name == "count" {
+                count_is_a_number = is_a_number;
+            }
+            let value = match value {
+                Some(value) => Some(bounded(name, &value, line).map_err(refused)?),
+                None => None,
+            };
+            fields.insert(name, value);
         }
-        if let Some(Value::Number(_)) = object.get("count") {
-            return Err(InputError::at(
+        if count_is_a_number {
+            return Err(refused(InputError::at(
                 line,
                 "count must be a string of digits (JSON numbers lose digits above 2^53)",
-            ));
+            )));
         }
-        answers.push((line, answer_from_fields(&fields, line)?));
+        Ok((line, fields))
     }
-    Ok(answers)
+
+    fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<Self::Value, A::Error> {
+        Err(self.not_an_object())
+    }
+
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+        Err(self.not_an_object())
+    }
+
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+        Err(self.not_an_object())
+    }
+
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+        Err(self.not_an_object())
+    }
+
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+        Err(self.not_an_object())
+    }
+
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
+        Err(self.not_an_object())
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Err(self.not_an_object())
+    }
 }
 
-/// The line on which each element of a top-level JSON array starts.
-fn object_lines(text: &str) -> Vec<usize> {
-    let mut lines = Vec::new();
-    let (mut line, mut depth) = (1, 0usize);
-    let (mut in_string, mut escaped, mut expect_element) = (false, false, false);
-    for c in text.chars() {
-        if c == '\n' {
-            line += 1;
-        }
-        if in_string {
-            match (escaped, c) {
-                (true, _) => escaped = false,
-                (false, '\\') => escaped = true,
-                (false, '"') => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
-        if c.is_whitespace() {
-            continue;
-        }
-        if depth == 1 && expect_element && c != ']' {
-            lines.push(line);
-            expect_element = false;
-        }
-        match c {
-            '"' => in_string = true,
-            '[' | '{' => {
-                depth += 1;
-                expect_element = depth == 1;
-            }
-            ']' | '}' => depth = depth.saturating_sub(1),
-            ',' => expect_element = depth == 1,
-            _ => {}
-        }
+/// The value of a field: a string, a number (as JSON writes it) or null (`None`), and whether it
+/// was a number.
+struct FieldValue<'a> {
+    name: &'static str,
+    line: usize,
+    failure: &'a RefCell<Option<InputError>>,
+}
+
+impl FieldValue<'_> {
+    fn refuse<E: de::Error>(&self, found: &str) -> E {
+        refuse(
+            self.failure,
+            InputError::at(
+                self.line,
+                format!("{} must be a string or a number, found {found}", self.name),
+            ),
+        )
     }
-    lines
+}
+
+impl<'de> DeserializeSeed<'de> for FieldValue<'_> {
+    type Value = (Option<String>, bool);
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for FieldValue<'_> {
+    type Value = (Option<String>, bool);
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a string, a number or null")
+    }
+
+    fn visit_str<E: de::Error>(self, value: &str) -> Result<Self::Value, E> {
+        Ok((Some(value.to_string()), false))
+    }
+
+    fn visit_u64<E: de::Error>(self, value: u64) -> Result<Self::Value, E> {
+        Ok((Some(value.to_string()), true))
+    }
+
+    fn visit_i64<E: de::Error>(self, value: i64) -> Result<Self::Value, E> {
+        Ok((Some(value.to_string()), true))
+    }
+
+    fn visit_f64<E: de::Error>(self, value: f64) -> Result<Self::Value, E> {
+        // As JSON writes it (3.0 stays "3.0", not a whole number of rows).
+        let text = serde_json::Number::from_f64(value).map_or(value.to_string(), |n| n.to_string());
+        Ok((Some(text), true))
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok((None, false))
+    }
+
+    fn visit_bool<E: de::Error>(self, value: bool) -> Result<Self::Value, E> {
+        Err(self.refuse(&value.to_string()))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<Self::Value, A::Error> {
+        Err(self.refuse("an array"))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, _: A) -> Result<Self::Value, A::Error> {
+        Err(self.refuse("an object"))
+    }
 }
 
 fn answer_from_fields(fields: &Fields, line: usize) -> Result<Answer, InputError> {
@@ -209,9 +458,12 @@ fn answer_from_fields(fields: &Fields, line: usize) -> Result<Answer, InputError
             .ok_or_else(|| InputError::at(line, format!("{name} is missing")))
     };
     let whole = |name: &'static str, value: &str| -> Result<u32, InputError> {
-        value
-            .parse::<u32>()
-            .map_err(|_| InputError::at(line, format!("{name} '{value}' is not a whole number")))
+        value.parse::<u32>().map_err(|_| {
+            InputError::at(
+                line,
+                format!("{name} '{}' is not a whole number", echo(value)),
+            )
+        })
     };
     let rows = whole("rows", text("rows")?)?;
     let cols = whole("cols", text("cols")?)?;
@@ -222,7 +474,15 @@ fn answer_from_fields(fields: &Fields, line: usize) -> Result<Answer, InputError
             board.canonical()
         )));
     }
-    let kind: TourKind = text("kind")?.parse().map_err(err)?;
+    let kind_text = text("kind")?;
+    let kind: TourKind = kind_text.parse().map_err(|_| {
+        let known: Vec<&str> = TourKind::ALL.iter().map(|k| k.name()).collect();
+        err(format!(
+            "unknown kind '{}' (known: {})",
+            echo(kind_text),
+            known.join(", ")
+        ))
+    })?;
     let start = match (fields["row"].as_deref(), fields["col"].as_deref()) {
         (None, None) => None,
         (Some(row), Some(col)) => {
@@ -256,28 +516,44 @@ fn answer_from_fields(fields: &Fields, line: usize) -> Result<Answer, InputError
         || (count_text.len() > 1 && count_text.starts_with('0'))
     {
         return Err(err(format!(
-            "count '{count_text}' is not a whole number in decimal digits"
+            "count '{}' is not a whole number in decimal digits",
+            echo(count_text)
         )));
     }
-    let count: BigUint = count_text
-        .parse()
-        .map_err(|_| err(format!("count '{count_text}' is not a whole number")))?;
+    // Refused before the number is read: reading a million digits takes seconds.
+    let most = max_count_digits(board);
+    if count_text.len() as u64 > most {
+        return Err(err(format!(
+            "count '{}' has {} digits; no count of tours on the {board} board has more than {most}",
+            echo(count_text),
+            count_text.len()
+        )));
+    }
+    let count: BigUint = count_text.parse().map_err(|_| {
+        err(format!(
+            "count '{}' is not a whole number",
+            echo(count_text)
+        ))
+    })?;
     if kind == TourKind::Closed && count.bit(0) {
         return Err(err(format!(
-            "a directed count of closed tours is even (each cycle in both directions), not {count}"
+            "a directed count of closed tours is even (each cycle in both directions), not {}",
+            echo(count_text)
         )));
     }
     let engine = text("engine")?;
     if !KNOWN_ENGINES.contains(&engine) {
         return Err(err(format!(
-            "unknown engine '{engine}' (known: {})",
+            "unknown engine '{}' (known: {})",
+            echo(engine),
             KNOWN_ENGINES.join(", ")
         )));
     }
     match no_tour(board, kind, start) {
         Some(reason) if !count.is_zero() => {
             return Err(err(format!(
-                "count {count} contradicts a theorem: {reason}"
+                "count {} contradicts a theorem: {reason}",
+                echo(count_text)
             )));
         }
         None if engine == "theorem" => {
@@ -295,13 +571,15 @@ fn answer_from_fields(fields: &Fields, line: usize) -> Result<Answer, InputError
         .filter(|s: &f64| s.is_finite() && *s >= 0.0)
         .ok_or_else(|| {
             err(format!(
-                "seconds '{seconds_text}' is not a number of seconds"
+                "seconds '{}' is not a number of seconds",
+                echo(seconds_text)
             ))
         })?;
     let computed_at = text("computed_at")?;
     if !is_utc_timestamp(computed_at) {
         return Err(err(format!(
-            "computed_at '{computed_at}' is not a UTC time like 2026-11-29T14:28:00Z"
+            "computed_at '{}' is not a UTC time like 2026-11-29T14:28:00Z",
+            echo(computed_at)
         )));
     }
     Ok(Answer {
@@ -336,8 +614,10 @@ fn check_consistency(answers: &[(usize, Answer)]) -> Result<(), InputError> {
                 return Err(InputError::at(
                     *line,
                     format!(
-                        "{} is {} here but {count} on line {first}",
-                        answer.question, answer.count
+                        "{} is {} here but {} on line {first}",
+                        answer.question,
+                        echo(&answer.count.to_string()),
+                        echo(&count.to_string())
                     ),
                 ));
             }
@@ -361,8 +641,10 @@ fn check_consistency(answers: &[(usize, Answer)]) -> Result<(), InputError> {
             return Err(InputError::at(
                 *line,
                 format!(
-                    "the total of {} is {}, but its starts in this file add up to {sum}",
-                    q.board, answer.count
+                    "the total of {} is {}, but its starts in this file add up to {}",
+                    q.board,
+                    echo(&answer.count.to_string()),
+                    echo(&sum.to_string())
                 ),
             ));
         }
@@ -464,15 +746,18 @@ mod tests {
             read_answers("rows,cols\n", ExchangeFormat::Csv)
                 .unwrap_err()
                 .to_string()
-                .contains("the header must be")
+                .ends_with("; column 3 (`kind`) is missing")
         );
-    }
-
-    #[test]
-    fn json_element_lines() {
+        let header = HEADER.replace("version", &format!("ver\0{}", "x".repeat(100)));
         assert_eq!(
-            object_lines("[\n{\"a\": [1, 2]},\n 3, \"x,y\",\n{}\n]"),
-            vec![2, 3, 3, 4]
+            read_answers(&header, ExchangeFormat::Csv)
+                .unwrap_err()
+                .to_string(),
+            format!(
+                "line 1: the header must be `{}`; column 8 is `ver\\0{}…`, not `version`",
+                HEADER.trim_end(),
+                "x".repeat(36)
+            )
         );
     }
 

@@ -109,6 +109,23 @@ pub const MAX_FIELD_CHARS: usize = 64;
 /// at most with their answers); a larger input is refused, to be split.
 pub const MAX_QUERIES: u64 = 10_000_000;
 
+/// An upper bound on the number of decimal digits of any count of tours on `board` (open or
+/// closed, from a start or the directed total), to refuse an absurd count before reading it.
+///
+/// A directed open tour of `n` squares is a start (`n` ways), a first move (at most 8) and
+/// `n - 2` more moves, each to one of at most 7 squares (a knight has at most 8 moves and one
+/// of them goes back): at most `n · 8 · 7^(n-2)` tours in all, and a count from one start, or
+/// of closed tours, is no larger. The bound is one digit above that, for rounding: 23 digits
+/// for 5x5 (whose total is 1728), 845,105 for 1000x1000.
+pub fn max_count_digits(board: Board) -> u64 {
+    let squares = board.squares();
+    if squares < 3 {
+        return 1;
+    }
+    let log10 = (squares as f64).log10() + 8f64.log10() + (squares - 2) as f64 * 7f64.log10();
+    log10.floor() as u64 + 2
+}
+
 /// A whitespace-separated word of the input with its line.
 #[derive(Clone, Debug, Default)]
 struct Word {
@@ -775,6 +792,19 @@ mod tests {
             read_judge(&b"1\n5 4 \xff 0\n"[..]).unwrap_err().to_string(),
             "line 2: the input is not text: invalid UTF-8 at byte 6"
         );
+    }
+
+    #[test]
+    fn count_digits_are_bounded_by_the_board() {
+        let digits = |r, c| max_count_digits(Board::new(r, c).unwrap());
+        assert_eq!(digits(1, 1), 1);
+        assert_eq!(digits(1, 2), 1);
+        assert_eq!(digits(5, 5), 23);
+        assert_eq!(digits(1000, 1000), 845_105);
+        assert!(digits(100_000, 100_000) < 9_000_000_000);
+        // Above every published total: 8x8 has 19,591,828,170,979,904 directed open tours.
+        assert!(digits(8, 8) > 17);
+        assert!(digits(3, 4) >= 2);
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! Reading input, writing output files and standard output, progress bars.
 
-use std::io::{self, BufRead, BufReader, IsTerminal, Read, Write};
+use std::io::{self, BufRead, BufReader, IsTerminal, Write};
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::Path;
 
@@ -70,29 +70,6 @@ fn first_buffer(reader: &mut impl BufRead) -> io::Result<()> {
             other => return other.map(|_| ()),
         }
     }
-}
-
-/// Reads a file, or standard input for `-`; returns a name for messages and the text.
-pub fn read_input(path: &Path) -> Result<(String, String)> {
-    let mut bytes = Vec::new();
-    let name = if path.as_os_str() == "-" {
-        io::stdin()
-            .read_to_end(&mut bytes)
-            .context("cannot read standard input")?;
-        "standard input".to_string()
-    } else {
-        let name = path.display().to_string();
-        bytes = std::fs::read(path)
-            .map_err(|e| CliError::bad_input(format!("cannot read {name}: {e}")))?;
-        name
-    };
-    let text = String::from_utf8(bytes).map_err(|e| {
-        CliError::bad_input(format!(
-            "{name} is not text: invalid UTF-8 at byte {}",
-            e.utf8_error().valid_up_to()
-        ))
-    })?;
-    Ok((name, text))
 }
 
 /// Writes `text` to `path`, or to standard output for `-`.
