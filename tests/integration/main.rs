@@ -8,6 +8,7 @@ mod data;
 mod engine;
 mod files;
 mod frontier;
+mod input;
 mod limits;
 mod store;
 mod symmetry;
