@@ -1,6 +1,6 @@
 //! Reading input, writing output files and standard output, progress bars.
 
-use std::io::{self, IsTerminal, Read, Write};
+use std::io::{self, BufRead, BufReader, IsTerminal, Write};
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::Path;
 
@@ -104,27 +104,31 @@ pub fn in_file(name: &str, e: impl Into<knights::Error>) -> anyhow::Error {
     }
 }
 
-/// Reads a file, or standard input for `-`; returns a name for messages and the text.
-pub fn read_input(path: &Path) -> Result<(String, String)> {
-    let mut bytes = Vec::new();
-    let name = if path.as_os_str() == "-" {
-        io::stdin()
-            .read_to_end(&mut bytes)
-            .context("cannot read standard input")?;
-        "standard input".to_string()
-    } else {
-        let name = path.display().to_string();
-        bytes = std::fs::read(path)
-            .map_err(|e| CliError::bad_input(format!("cannot read {name}: {e}")))?;
-        name
-    };
-    let text = String::from_utf8(bytes).map_err(|e| {
-        CliError::bad_input(format!(
-            "{name} is not text: invalid UTF-8 at byte {}",
-            e.utf8_error().valid_up_to()
-        ))
-    })?;
-    Ok((name, text))
+/// Opens a file, or standard input for `-`, to be read as a stream; returns a name for
+/// messages and the reader. Nothing is read into memory here but the first buffer, so that a
+/// file that cannot be read at all (a directory) is reported as such; the library's readers
+/// bound what they keep.
+pub fn open_input(path: &Path) -> Result<(String, Box<dyn BufRead>)> {
+    if path.as_os_str() == "-" {
+        let mut stdin = io::stdin().lock();
+        first_buffer(&mut stdin).context("cannot read standard input")?;
+        return Ok(("standard input".to_string(), Box::new(stdin)));
+    }
+    let name = path.display().to_string();
+    let cannot_read = |e: io::Error| CliError::bad_input(format!("cannot read {name}: {e}"));
+    let mut file = BufReader::new(std::fs::File::open(path).map_err(cannot_read)?);
+    first_buffer(&mut file).map_err(cannot_read)?;
+    Ok((name, Box::new(file)))
+}
+
+/// Fills the reader's buffer once (retrying an interrupted read).
+fn first_buffer(reader: &mut impl BufRead) -> io::Result<()> {
+    loop {
+        match reader.fill_buf() {
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            other => return other.map(|_| ()),
+        }
+    }
 }
 
 /// Writes `text` to `path`, or to standard output for `-`.

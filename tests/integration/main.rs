@@ -9,6 +9,7 @@ mod data;
 mod engine;
 mod files;
 mod frontier;
+mod input;
 mod limits;
 mod serve;
 mod store;

@@ -11,7 +11,7 @@ use knights::question::TourKind;
 
 use crate::cli::exit::CliError;
 use crate::cli::flags::{EngineArgs, KindFlag};
-use crate::cli::io::{WorkBar, in_file, print, read_input};
+use crate::cli::io::{WorkBar, in_file, open_input, print};
 use crate::cli::session::Session;
 use crate::cli::values::{EngineArg, FormatArg};
 
@@ -42,8 +42,8 @@ pub struct Args {
 }
 
 pub fn run(args: Args, session: &Session) -> Result<()> {
-    let (name, text) = read_input(&args.file)?;
-    let parsed = input::parse_batch(&text).map_err(|e| in_file(&name, e))?;
+    let (name, reader) = open_input(&args.file)?;
+    let parsed = input::read_batch(reader).map_err(|e| in_file(&name, e))?;
     let clock = Instant::now();
     let kind = args.kind.kind();
     let answers = answer_batch(

@@ -7,7 +7,7 @@ use knights::exchange::{self, ExchangeFormat};
 use knights::verify;
 
 use crate::cli::flags::StoreOnlyFlags;
-use crate::cli::io::{in_file, read_input};
+use crate::cli::io::{in_file, open_input};
 use crate::cli::session::Session;
 use crate::cli::values::{EngineArg, ExchangeArg};
 
@@ -35,12 +35,12 @@ pub struct Args {
 }
 
 pub fn run(args: Args, session: &Session) -> Result<()> {
-    let (name, text) = read_input(&args.file)?;
+    let (name, reader) = open_input(&args.file)?;
     let format = match args.format {
         Some(format) => format.into(),
         None => ExchangeFormat::from_file_name(&name),
     };
-    let answers = exchange::read_answers(&text, format).map_err(|e| in_file(&name, e))?;
+    let answers = exchange::read_answers_from(reader, format).map_err(|e| in_file(&name, e))?;
     let mut store = session.writable_store("import", args.unused.no_cache)?;
     verify::check_import(&store, &answers, &session.settings(EngineArg::Auto))
         .map_err(|e| in_file(&name, e))?;

@@ -8,7 +8,7 @@ use knights::output;
 
 use crate::cli::commands::batch::answer_batch;
 use crate::cli::flags::{EngineArgs, KindFlag};
-use crate::cli::io::{in_file, print, read_input};
+use crate::cli::io::{in_file, open_input, print};
 use crate::cli::session::Session;
 
 #[derive(Debug, clap::Args)]
@@ -31,8 +31,8 @@ pub struct Args {
 
 pub fn run(args: Args, session: &Session) -> Result<()> {
     let path = args.file.unwrap_or_else(|| PathBuf::from("-"));
-    let (name, text) = read_input(&path)?;
-    let queries = input::parse_judge(&text).map_err(|e| in_file(&name, e))?;
+    let (name, reader) = open_input(&path)?;
+    let queries = input::read_judge(reader).map_err(|e| in_file(&name, e))?;
     let answers = answer_batch(
         &queries,
         args.kind.kind(),
