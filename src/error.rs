@@ -48,7 +48,9 @@ pub enum Error {
     },
 
     /// Counts from one square of a board that no engine gives on one machine.
-    #[error("counts from one square of the {board} board are beyond one machine (no engine here would finish them); what it can count: the board's open total (count {} {} --total), its closed tours (--closed), or smaller boards", board.rows(), board.cols())]
+    #[error(
+        "counts from one square of the {board} board are beyond one machine (no engine here would finish them); what it can count on this board: its closed tours (--closed)"
+    )]
     BeyondOneMachine {
         /// The board.
         board: Board,
