@@ -109,7 +109,7 @@ check "the 6x6 closed cycles" "$cycles" "$(echo "$page" | line_of totals | grep 
 # 5. Past what the engines count: the page says so, and still draws the board for tours.
 page=$(dom "/?rows=9&cols=9")
 check "a board past the engines says so" "yes" \
-    "$(echo "$page" | line_of status-text | grep -q 'handles at most 64' && echo yes || echo no)"
+    "$(echo "$page" | line_of status-text | grep -q 'beyond every engine' && echo yes || echo no)"
 check "and still draws the board" "81" "$(echo "$page" | line_of heatmap | grep -o 'class="sq' | wc -l)"
 
 # Screenshots, for a person to look at.

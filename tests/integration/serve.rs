@@ -557,12 +557,12 @@ fn bad_parameters_answer_400_with_the_commands_message() {
         (
             "/api/count?rows=9&cols=9",
             413,
-            "the 9x9 board has 81 squares; the memo engine handles at most 64",
+            "the 9x9 board is beyond every engine: it has 81 squares (the memo engine takes at most 64)",
         ),
         (
             "/api/count?rows=9&cols=12&total",
             413,
-            "the 9x12 board has 108 squares",
+            "the 9x12 board is beyond every engine: it has 108 squares",
         ),
         (
             "/api/count?rows=100000&cols=100000&row=0&col=0",
@@ -572,7 +572,7 @@ fn bad_parameters_answer_400_with_the_commands_message() {
         (
             "/api/count?rows=100000&cols=100000",
             413,
-            "the memo engine handles at most 64",
+            "the 100000x100000 board is beyond every engine",
         ),
         (
             "/api/count?rows=3&cols=100000",
@@ -582,7 +582,7 @@ fn bad_parameters_answer_400_with_the_commands_message() {
         (
             "/api/count?rows=100000&cols=100000&kind=closed",
             413,
-            "the 100000x100000 board has 10000000000 squares",
+            "the 100000x100000 board is beyond every engine: it has 10000000000 squares",
         ),
         (
             "/api/tour?rows=5&cols=5",
