@@ -597,7 +597,12 @@ fn answer_from_fields(fields: &Fields, line: usize) -> Result<Answer, InputError
         }
         engine => engine,
     };
-    let question = Question { board, kind, start };
+    let question = Question {
+        board,
+        kind,
+        start,
+        end: None,
+    };
     if let Err(why) = trust::check_count(&question, &count) {
         return Err(err(format!(
             "{question}: count {} cannot be right: {why}",

@@ -11,7 +11,7 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use crate::board::{Board, CanonicalStart, Square};
+use crate::board::{Board, CanonicalStart, Square, Symmetry};
 
 /// What is counted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -72,6 +72,10 @@ pub struct Question {
     pub kind: TourKind,
     /// The start square (least of its orbit), or `None` for the board total.
     pub start: Option<Square>,
+    /// The end square of open tours between two squares (with `start`), or `None`. A tour
+    /// from `start` to `end` walked backwards goes from `end` to `start`, so the two counts are
+    /// equal and the pair is kept in the order that is least under the board's symmetries.
+    pub end: Option<Square>,
 }
 
 impl Question {
@@ -85,6 +89,7 @@ impl Question {
                     board: canonical.board,
                     kind,
                     start: Some(canonical.square),
+                    end: None,
                 }
             }
             TourKind::Closed => Question::total(board, kind),
@@ -97,16 +102,70 @@ impl Question {
             board: board.canonical(),
             kind,
             start: None,
+            end: None,
         }
+    }
+
+    /// The canonical question "open tours from `start` that end on `end`" (directed: each
+    /// tour walked from `start` to `end`): the pair, or the reversed pair, under every symmetry
+    /// that maps `board` onto its canonical orientation, whichever is least.
+    pub fn between(board: Board, start: Square, end: Square) -> Self {
+        let target = board.canonical();
+        let (start, end) = Symmetry::ALL
+            .iter()
+            .filter(|sym| sym.target(board) == target)
+            .flat_map(|sym| {
+                let (s, e) = (sym.apply(board, start), sym.apply(board, end));
+                [(s, e), (e, s)]
+            })
+            .min()
+            .expect("identity or transpose always targets the canonical board");
+        Question {
+            board: target,
+            kind: TourKind::Open,
+            start: Some(start),
+            end: Some(end),
+        }
+    }
+
+    /// Every canonical pair question of `board` (start and end distinct), with the number of
+    /// ordered (start, end) pairs of the board that share it: their weighted sum over the pairs
+    /// from one start is that start's count.
+    pub fn pairs_of_board(board: Board) -> Vec<(Question, u64)> {
+        let board = board.canonical();
+        let mut pairs: Vec<(Question, u64)> = Vec::new();
+        let mut index: HashMap<Question, usize> = HashMap::new();
+        for start in board.all_squares() {
+            for end in board.all_squares().filter(|&end| end != start) {
+                let question = Question::between(board, start, end);
+                match index.entry(question) {
+                    Entry::Occupied(at) => pairs[*at.get()].1 += 1,
+                    Entry::Vacant(at) => {
+                        at.insert(pairs.len());
+                        pairs.push((question, 1));
+                    }
+                }
+            }
+        }
+        pairs
     }
 
     /// True when the question is already in canonical form.
     pub fn is_canonical(&self) -> bool {
         self.board == self.board.canonical()
             && (self.kind == TourKind::Open || self.start.is_none())
-            && self.start.is_none_or(|square| {
-                self.board.contains(square) && self.board.canonical_square(square).0 == square
-            })
+            && match (self.start, self.end) {
+                (Some(start), Some(end)) => {
+                    start != end
+                        && self.board.contains(start)
+                        && self.board.contains(end)
+                        && Question::between(self.board, start, end) == *self
+                }
+                (start, None) => start.is_none_or(|square| {
+                    self.board.contains(square) && self.board.canonical_square(square).0 == square
+                }),
+                (None, Some(_)) => false,
+            }
     }
 
     /// The start questions whose answers add up to this board's total: one per canonical start,
@@ -131,9 +190,16 @@ impl Question {
 
 impl fmt::Display for Question {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.start {
-            Some(square) => write!(f, "{} tours of {} from {square}", self.kind, self.board),
-            None => write!(
+        match (self.start, self.end) {
+            (Some(square), Some(end)) => write!(
+                f,
+                "{} tours of {} from {square} to {end}",
+                self.kind, self.board
+            ),
+            (Some(square), None) => {
+                write!(f, "{} tours of {} from {square}", self.kind, self.board)
+            }
+            (None, _) => write!(
                 f,
                 "{} tours of {} (directed board total)",
                 self.kind, self.board

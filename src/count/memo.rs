@@ -163,6 +163,33 @@ impl MemoCounter {
         Ok(total)
     }
 
+    /// The number of open tours that start on `start` and end on `end` (two different squares).
+    /// The counter keeps its table for one end: a new end needs a new counter.
+    pub fn count_between(&mut self, start: Square, end: Square) -> Result<u128, Error> {
+        let board = self.board();
+        board.check_square(start)?;
+        board.check_square(end)?;
+        if start == end {
+            return Err(crate::board::BoardError::Invalid(format!(
+                "a tour between two squares needs two different squares, got {start} twice"
+            ))
+            .into());
+        }
+        let end_bit = bit(board.index(end));
+        if self.end != end_bit {
+            if self.end != 0 || self.stats.entries > 0 {
+                *self = MemoCounter::new(
+                    board,
+                    MemoryBudget::from_bytes(self.budget),
+                    self.cancel.clone(),
+                )?;
+            }
+            self.end = end_bit;
+        }
+        let index = board.index(start);
+        self.paths_to_end(index, self.graph.all() & !bit(index))
+    }
+
     /// The number of open tours from every square, computed for one square of each symmetry
     /// class and copied to the rest.
     pub fn table(&mut self) -> Result<CountTable, Error> {

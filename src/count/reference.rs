@@ -14,19 +14,37 @@ use crate::error::Error;
 /// Every board size is accepted, but the running time grows exponentially: past 30 or so
 /// squares it takes minutes to days. `cancel` stops it early with [`Error::Interrupted`].
 pub fn count_open_tours(board: Board, start: Square, cancel: &CancelFlag) -> Result<u128, Error> {
-    count(board, start, false, cancel)
+    count(board, start, None, false, cancel)
 }
 
 /// Counts the closed tours of `board` from `start`, as directed sequences (each cycle through
 /// the start is walked in both directions, so this is twice the number of cycles).
 pub fn count_closed_tours(board: Board, start: Square, cancel: &CancelFlag) -> Result<u128, Error> {
-    count(board, start, true, cancel)
+    count(board, start, None, true, cancel)
 }
 
-fn count(board: Board, start: Square, closed: bool, cancel: &CancelFlag) -> Result<u128, Error> {
+/// Counts the open tours of `board` from `start` that end on `end`, by plain backtracking.
+pub fn count_open_tours_between(
+    board: Board,
+    start: Square,
+    end: Square,
+    cancel: &CancelFlag,
+) -> Result<u128, Error> {
+    board.check_square(end)?;
+    count(board, start, Some(end), false, cancel)
+}
+
+fn count(
+    board: Board,
+    start: Square,
+    end: Option<Square>,
+    closed: bool,
+    cancel: &CancelFlag,
+) -> Result<u128, Error> {
     board.check_square(start)?;
     let mut search = Search {
         start,
+        end,
         closed,
         rows: board.rows() as i64,
         cols: board.cols() as i64,
@@ -42,6 +60,7 @@ fn count(board: Board, start: Square, closed: bool, cancel: &CancelFlag) -> Resu
 
 struct Search<'a> {
     start: Square,
+    end: Option<Square>,
     closed: bool,
     rows: i64,
     cols: i64,
@@ -60,7 +79,9 @@ impl Search<'_> {
         }
         if depth == self.squares {
             let here = Square::new(row as u32, col as u32);
-            if !self.closed || Board::is_knight_move(here, self.start) {
+            if (!self.closed || Board::is_knight_move(here, self.start))
+                && self.end.is_none_or(|end| end == here)
+            {
                 self.found += 1;
             }
             return Ok(());

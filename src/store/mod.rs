@@ -397,7 +397,12 @@ impl Store {
                 _ => None,
             };
             answers.push(Answer {
-                question: Question { board, kind, start },
+                question: Question {
+                    board,
+                    kind,
+                    start,
+                    end: None,
+                },
                 count: self.parse_count(&count)?,
                 engine,
                 version,

@@ -17,6 +17,10 @@ pub enum FrontierMode {
     /// Open tours from one square: Hamiltonian paths with that square as an end (the directed
     /// count from it).
     OpenFrom(Square),
+    /// Open tours between two squares: Hamiltonian paths with both as their ends (the directed
+    /// count from the first to the second). The two ends are as if joined by one more move:
+    /// every other square takes two moves, and the pieces may not close early.
+    Between(Square, Square),
 }
 
 /// What a frontier run did.
@@ -75,6 +79,8 @@ pub(super) struct Plan {
     pub(super) mode: FrontierMode,
     /// The fixed start, as a row-major index of the oriented board.
     pub(super) start: Option<usize>,
+    /// The fixed end (tours between two squares), likewise.
+    pub(super) end: Option<usize>,
     /// The board has an odd number of squares.
     pub(super) odd: bool,
     /// The state carries the colour of the first tour end (open tours on an even board).
@@ -100,12 +106,22 @@ impl Plan {
         };
         let oriented = orientation.target(board);
         let (w, h) = (oriented.cols() as usize, oriented.rows() as usize);
-        let start = match mode {
-            FrontierMode::OpenFrom(square) => {
-                board.check_square(square)?;
-                Some(oriented.index(orientation.apply(board, square)))
+        let place = |square: Square| -> Result<usize, Error> {
+            board.check_square(square)?;
+            Ok(oriented.index(orientation.apply(board, square)))
+        };
+        let (start, end) = match mode {
+            FrontierMode::OpenFrom(square) => (Some(place(square)?), None),
+            FrontierMode::Between(from, to) => {
+                if from == to {
+                    return Err(crate::board::BoardError::Invalid(format!(
+                        "a tour between two squares needs two different squares, got {from} twice"
+                    ))
+                    .into());
+                }
+                (Some(place(from)?), Some(place(to)?))
             }
-            _ => None,
+            _ => (None, None),
         };
         let n = w * h;
         let odd = !n.is_multiple_of(2);
@@ -118,6 +134,7 @@ impl Plan {
             k: 2 * w + 1,
             mode,
             start,
+            end,
             odd,
             // The colour of the first tour end is only a pruning, and it does not survive the
             // half turn: the halves go without it. A series goes without the colour rules
@@ -158,7 +175,7 @@ impl Plan {
             FrontierMode::Closed => true,
             FrontierMode::OpenAll if self.odd => self.h <= self.w + 4,
             FrontierMode::OpenAll => self.w <= 6 && self.h <= self.w + 3,
-            FrontierMode::OpenFrom(_) => false,
+            FrontierMode::OpenFrom(_) | FrontierMode::Between(..) => false,
         };
         let cut = self.h.is_multiple_of(2) || self.odd && self.mode == FrontierMode::OpenAll;
         shape && cut && self.h >= 4 && self.w >= 3

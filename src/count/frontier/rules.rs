@@ -51,7 +51,11 @@ impl Plan {
                 forced = 0;
             }
         }
-        let max_moves = if step.start_slot == Some(k) { 1 } else { 2 };
+        let max_moves = if step.start_slot == Some(k) || step.end_slot == Some(k) {
+            1
+        } else {
+            2
+        };
         let min_moves = step.min_moves;
         if forced == usize::MAX && min_moves == 0 {
             self.try_moves(&source, &[], &mut emit);
@@ -97,12 +101,11 @@ impl Plan {
                 Join::Invalid => return,
             }
         }
-        // The fixed start ends with one move (once done, its slot is marked full).
-        if let Some(slot) = step.start_slot
-            && window.code(slot) != FULL
-            && a.code(slot) == FULL
-        {
-            return;
+        // The fixed start and end end with one move (once done, their slots are marked full).
+        for slot in [step.start_slot, step.end_slot].into_iter().flatten() {
+            if window.code(slot) != FULL && a.code(slot) == FULL {
+                return;
+            }
         }
         if completed {
             // A cycle closed or the two tour ends met: this must be the whole board.
@@ -111,7 +114,7 @@ impl Plan {
             }
             return;
         }
-        if step.finishes.is_some() && self.finished(a, step.all) {
+        if step.finishes.is_some() && self.finished(a, step) {
             emit(Outcome::Finished(chosen));
         }
         if step.last {
@@ -198,12 +201,20 @@ impl Plan {
     }
 
     /// True when the extended window, taken as the end of the board, completes one tour.
-    fn finished<Wd: Word>(&self, a: Wd, all: Wd) -> bool {
+    fn finished<Wd: Word>(&self, a: Wd, step: &Step<Wd>) -> bool {
+        let all = step.all;
         if self.mode == FrontierMode::Closed {
             return false; // a closed tour finishes only through its closing move
         }
         if a.eq_mask(EMPTY, all) != Wd::ZERO {
             return false;
+        }
+        if self.end.is_some() {
+            // Between two squares, the path ends still in the window are fixed squares.
+            let (_, _, dangling) = a.classes();
+            if (a.labels() | dangling) & all & !step.fixed_all != Wd::ZERO {
+                return false;
+            }
         }
         let dangling = a.eq_mask(DANGLING, all).count_ones();
         let ends = a.labels().count_ones();
@@ -236,6 +247,13 @@ impl Plan {
             *a = a.with(slot, FULL).replace(label, DANGLING, step.all);
             ends += 1;
             let colour = step.colour[slot];
+            if self.end.is_some() {
+                // Between two squares, only they are tour ends.
+                if step.start_slot != Some(slot) && step.end_slot != Some(slot) {
+                    return false;
+                }
+                continue;
+            }
             match self.start {
                 Some(start) => {
                     if step.start_slot != Some(slot) {
@@ -278,11 +296,18 @@ impl Plan {
     /// tour ends; with the ends already made, there may be two at most, of possible colours.
     fn ends_possible<Wd: Word>(&self, a: Wd, step: &Step<Wd>, flag: u8) -> bool {
         let (empty, full, dangling) = a.classes();
-        let forced = (empty & step.next & step.weak) | (step.start_mask & !full);
+        let forced = (empty & step.next & step.weak) | (step.fixed_mask & !full);
         let left = (dangling & step.next).count_ones();
-        let ends = forced.count_ones() + left + u32::from(step.start_pending);
+        let ends = forced.count_ones()
+            + left
+            + u32::from(step.start_pending)
+            + u32::from(step.end_pending);
         if ends > 2 {
             return false;
+        }
+        if self.end.is_some() {
+            // Between two squares, no other square may be left to be a tour end.
+            return forced & !step.fixed_mask == Wd::ZERO;
         }
         if !self.colours {
             return true;

@@ -44,6 +44,14 @@ pub(super) struct Step<Wd> {
     pub(super) corner: Wd,
     /// The fixed start's slot in the next window.
     pub(super) start_mask: Wd,
+    /// The fixed end's slot (tours between two squares), while it is in the window.
+    pub(super) end_slot: Option<usize>,
+    /// The fixed end is still to come.
+    pub(super) end_pending: bool,
+    /// The fixed start's and end's slots in the next window.
+    pub(super) fixed_mask: Wd,
+    /// The fixed start's and end's slots in the extended window.
+    pub(super) fixed_all: Wd,
 }
 
 /// Two steps that act alike on states (everything but the square itself), neither of them
@@ -107,10 +115,10 @@ impl Plan {
         }
         let mut colours = [false; 18];
         colours[..=k].copy_from_slice(&colour);
-        let start_slot = self
-            .start
-            .filter(|&s| s <= v && s + k >= v)
-            .map(|s| s + k - v);
+        let slot_of =
+            |square: Option<usize>| square.filter(|&s| s <= v && s + k >= v).map(|s| s + k - v);
+        let start_slot = slot_of(self.start);
+        let end_slot = slot_of(self.end);
         let mut next = Wd::ZERO;
         let mut weak = Wd::ZERO;
         let mut corner = Wd::ZERO;
@@ -124,10 +132,16 @@ impl Plan {
                 corner = corner | bit;
             }
         }
-        let start_mask = match start_slot {
+        let next_mask = |slot: Option<usize>| match slot {
             Some(slot) if slot >= 1 => Wd::nibble(slot, 1),
             _ => Wd::ZERO,
         };
+        let start_mask = next_mask(start_slot);
+        let fixed_mask = start_mask | next_mask(end_slot);
+        let fixed_all = [start_slot, end_slot]
+            .into_iter()
+            .flatten()
+            .fold(Wd::ZERO, |mask, slot| mask | Wd::nibble(slot, 1));
         let row_end = c == w - 1;
         let mut neighbour_slots = [0usize; 4];
         neighbour_slots[..neighbours.len()].copy_from_slice(&neighbours);
@@ -155,6 +169,10 @@ impl Plan {
             weak,
             corner,
             start_mask,
+            end_slot,
+            end_pending: self.end.is_some_and(|e| e > v),
+            fixed_mask,
+            fixed_all,
         }
     }
 }
