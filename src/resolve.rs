@@ -532,8 +532,25 @@ fn compute(
     // cores share the big boards start by start. (Separate tables per start cost little: on
     // 5x8, the starts together solve 1.4 times the states of one shared table, in about the
     // same time, since smaller tables are faster to use.)
-    let mut tasks: Vec<(Question, Engine)> = questions.into_iter().collect();
-    tasks.sort_by_key(|(q, _)| (q.board.squares(), *q));
+    let mut tasks: Vec<Task> = Vec::new();
+    let mut grouped: BTreeMap<Board, Vec<Question>> = BTreeMap::new();
+    for (question, engine) in questions {
+        // The frontier engine counts the starts of a board whose total meets in the middle
+        // together: they share the computation of the total's top half.
+        if engine == Engine::Frontier
+            && question.kind == TourKind::Open
+            && question.start.is_some()
+            && question.end.is_none()
+            && no_tour(question.board, question.kind, question.start).is_none()
+            && frontier::meets_in_the_middle(question.board, FrontierMode::OpenAll)
+        {
+            grouped.entry(question.board).or_default().push(question);
+        } else {
+            tasks.push(Task::One(question, engine));
+        }
+    }
+    tasks.extend(grouped.into_values().map(Task::Starts));
+    tasks.sort_by_key(|task| task.order());
 
     // Tasks running side by side share the budget; a task alone has all of it.
     let threads = rayon::current_num_threads().max(1) as u64;
@@ -544,39 +561,43 @@ fn compute(
     std::thread::scope(|scope| {
         let cancel = settings.cancel.clone();
         scope.spawn(move || {
-            tasks
-                .par_iter()
-                .for_each_with(sender, |sender, (question, engine)| {
-                    if cancel.is_cancelled() {
+            tasks.par_iter().for_each_with(sender, |sender, task| {
+                if cancel.is_cancelled() {
+                    return;
+                }
+                let (question, engine) = match task {
+                    Task::One(question, engine) => (question, engine),
+                    Task::Starts(starts) => {
+                        compute_starts(starts, task_budget, &cancel, sender);
                         return;
                     }
-                    // The receiver outlives the tasks, so sending cannot fail.
-                    let _ = sender.send(
-                        match compute_one(question, *engine, settings.engine, task_budget, &cancel)
-                        {
-                            Ok((answer, stats, note)) => Message::Answer(answer, stats, note),
-                            Err(Error::MemoryBudget {
+                };
+                // The receiver outlives the tasks, so sending cannot fail.
+                let _ = sender.send(
+                    match compute_one(question, *engine, settings.engine, task_budget, &cancel) {
+                        Ok((answer, stats, note)) => Message::Answer(answer, stats, note),
+                        Err(Error::MemoryBudget {
+                            board,
+                            square,
+                            states,
+                            bytes,
+                            budget,
+                            ..
+                        }) => Message::Failed(
+                            *question,
+                            Error::MemoryBudget {
                                 board,
                                 square,
                                 states,
                                 bytes,
                                 budget,
-                                ..
-                            }) => Message::Failed(
-                                *question,
-                                Error::MemoryBudget {
-                                    board,
-                                    square,
-                                    states,
-                                    bytes,
-                                    budget,
-                                    shared_by: sharing,
-                                },
-                            ),
-                            Err(e) => Message::Failed(*question, e),
-                        },
-                    );
-                });
+                                shared_by: sharing,
+                            },
+                        ),
+                        Err(e) => Message::Failed(*question, e),
+                    },
+                );
+            });
         });
 
         let mut pending: Vec<Answer> = Vec::new();
@@ -590,6 +611,7 @@ fn compute(
                     known.insert(answer.question, answer.clone());
                     pending.push(answer);
                 }
+                Message::Figures(task) => stats.add(&task),
                 Message::Failed(question, e)
                     if failed.is_some() && !matches!(e, Error::Interrupted) =>
                 {
@@ -627,8 +649,58 @@ fn compute(
     }
 }
 
+/// One computing task.
+enum Task {
+    /// One question with one engine.
+    One(Question, Engine),
+    /// Open tours from these starts of one board (canonical questions), counted together by
+    /// the frontier engine.
+    Starts(Vec<Question>),
+}
+
+impl Task {
+    /// Small boards first: their answers are saved early.
+    fn order(&self) -> (u64, Question) {
+        match self {
+            Task::One(question, _) => (question.board.squares(), *question),
+            Task::Starts(starts) => (starts[0].board.squares(), starts[0]),
+        }
+    }
+}
+
+/// Counts the starts of one board together with the frontier engine (see
+/// [`frontier::count_from_each`]), sending each answer as soon as it is known.
+fn compute_starts(
+    starts: &[Question],
+    budget: MemoryBudget,
+    cancel: &CancelFlag,
+    sender: &mpsc::Sender<Message>,
+) {
+    let board = starts[0].board;
+    let squares: Vec<Square> = starts.iter().filter_map(|q| q.start).collect();
+    let mut clock = Instant::now();
+    let outcome =
+        frontier::count_from_each(board, &squares, budget, cancel, &mut |start, count| {
+            let question = Question::from_start(board, start, TourKind::Open);
+            let seconds = clock.elapsed().as_secs_f64();
+            clock = Instant::now();
+            let answer = Answer::computed(question, count, Engine::Frontier.name(), seconds);
+            // The receiver outlives the tasks, so sending cannot fail.
+            let _ = sender.send(Message::Answer(answer, EngineStats::default(), None));
+        });
+    let _ = sender.send(match outcome {
+        Ok(figures) => Message::Figures(EngineStats {
+            frontier: figures,
+            ..EngineStats::default()
+        }),
+        Err(e) => Message::Failed(starts[0], e),
+    });
+}
+
 /// What a computing task tells the thread that saves.
 enum Message {
+    /// The figures of a task whose answers were sent on their own.
+    Figures(EngineStats),
     /// One answer, with the engine's figures and what the user should know about it.
     Answer(Answer, EngineStats, Option<String>),
     /// The task failed.

@@ -109,6 +109,77 @@ pub fn count_meeting(
     )
 }
 
+/// Counts the open tours from each of `starts` (squares of `board`, any orientation), giving
+/// `report` each start's directed count as soon as it is known. Where the board's open total
+/// meets in the middle, so do the starts, sharing one computation of the total's top half (see
+/// `meet::meet_starts`); elsewhere each start is counted in one pass.
+pub fn count_from_each(
+    board: Board,
+    starts: &[Square],
+    budget: MemoryBudget,
+    cancel: &CancelFlag,
+    report: &mut dyn FnMut(Square, BigUint),
+) -> Result<FrontierStats, Error> {
+    for &start in starts {
+        board.check_square(start)?;
+    }
+    let all = Plan::new(board, FrontierMode::OpenAll, Purpose::Count)?;
+    if !all.meets() || all.n == 1 {
+        let mut stats = FrontierStats::default();
+        for &start in starts {
+            let (count, figures) = count(board, FrontierMode::OpenFrom(start), budget, cancel)?;
+            stats.add(&figures);
+            report(start, count);
+        }
+        return Ok(stats);
+    }
+    let halves = Plan::new(board, FrontierMode::OpenAll, Purpose::Meet)?;
+    // A run redone with wider counts (after an overflow) reports only the starts not yet known.
+    let mut known = std::collections::HashSet::new();
+    let mut once = |start: Square, count: BigUint| {
+        if known.insert(start) {
+            report(start, count);
+        }
+    };
+    widening!(
+        meet::meet_starts::<u64>(&halves, starts, budget, cancel, &mut once),
+        meet::meet_starts::<u128>(&halves, starts, budget, cancel, &mut once),
+        {
+            let mut stats = FrontierStats::default();
+            for &start in starts {
+                let (count, figures) = count(board, FrontierMode::OpenFrom(start), budget, cancel)?;
+                stats.add(&figures);
+                once(start, count);
+            }
+            Ok(stats)
+        },
+    )
+}
+
+/// Counts the open tours from `from` to `to` on `board` by meeting in the middle, where the
+/// board can be cut so (see `meet::meet_pair`); `None` where it cannot.
+pub fn count_between_meeting(
+    board: Board,
+    from: Square,
+    to: Square,
+    budget: MemoryBudget,
+    cancel: &CancelFlag,
+) -> Result<Option<(BigUint, FrontierStats)>, Error> {
+    board.check_square(from)?;
+    board.check_square(to)?;
+    Plan::new(board, FrontierMode::Between(from, to), Purpose::Count)?;
+    let all = Plan::new(board, FrontierMode::OpenAll, Purpose::Meet)?;
+    if !all.can_cut_open() {
+        return Ok(None);
+    }
+    widening!(
+        meet::meet_pair::<u64>(&all, from, to, budget, cancel),
+        meet::meet_pair::<u128>(&all, from, to, budget, cancel),
+        count(board, FrontierMode::Between(from, to), budget, cancel),
+    )
+    .map(Some)
+}
+
 /// Finds one tour of `board` with the frontier engine, or proves there is none: a closed tour
 /// (listed from `start`), or an open tour from `start`. Meant for narrow boards (a short side
 /// of 3 or 4), where the layers are small. The sets of reachable states are computed square by

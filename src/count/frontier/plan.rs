@@ -36,6 +36,18 @@ pub struct FrontierStats {
     pub count_bits: u32,
 }
 
+impl FrontierStats {
+    /// Adds the figures of another run: the larger peak, the transitions of both.
+    pub fn add(&mut self, other: &FrontierStats) {
+        if other.peak_states > self.peak_states {
+            self.peak_states = other.peak_states;
+            self.peak_bytes = other.peak_bytes;
+        }
+        self.transitions += other.transitions;
+        self.count_bits = self.count_bits.max(other.count_bits);
+    }
+}
+
 /// Ok when the frontier engine can count on `board` (short side at most [`MAX_WIDTH`]), else the
 /// error it would give.
 pub fn check_board(board: Board) -> Result<(), Error> {
@@ -149,10 +161,15 @@ impl Plan {
         })
     }
 
+    /// The board as asked.
+    pub(super) fn asked(&self) -> Board {
+        self.orientation.inverse().target(self.board)
+    }
+
     /// The row-major index on the oriented board of `square` of the board as asked.
     pub(super) fn index(&self, square: Square) -> usize {
-        let asked = self.orientation.inverse().target(self.board);
-        self.board.index(self.orientation.apply(asked, square))
+        self.board
+            .index(self.orientation.apply(self.asked(), square))
     }
 
     /// The square of the board as asked at row-major index `v` of the oriented board.
@@ -179,6 +196,12 @@ impl Plan {
         };
         let cut = self.h.is_multiple_of(2) || self.odd && self.mode == FrontierMode::OpenAll;
         shape && cut && self.h >= 4 && self.w >= 3
+    }
+
+    /// Whether open paths on this board can be cut into halves that are each other's half turn
+    /// (see [`Plan::cut`]), whether or not it pays.
+    pub(super) fn can_cut_open(&self) -> bool {
+        (self.h.is_multiple_of(2) || self.odd) && self.h >= 4 && self.w >= 3
     }
 
     /// The squares of the cut when meeting in the middle, `lo..=hi` in row-major order: the

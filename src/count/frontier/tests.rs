@@ -190,3 +190,70 @@ fn pairs_agree_with_backtracking() {
         }
     }
 }
+
+/// Open tours from each start by meeting in the middle (starts above, on and below the cut)
+/// equal the memo engine's counts, in both orientations.
+#[test]
+fn starts_meet_in_the_middle() {
+    let cancel = CancelFlag::new();
+    for (rows, cols) in [
+        (4, 4),
+        (3, 5),
+        (5, 3),
+        (3, 7),
+        (4, 6),
+        (6, 4),
+        (5, 5),
+        (5, 6),
+        (6, 5),
+    ] {
+        let board = Board::new(rows, cols).unwrap();
+        assert!(
+            Plan::new(board, FrontierMode::OpenAll, Purpose::Count)
+                .unwrap()
+                .meets(),
+            "{board} meets"
+        );
+        let starts: Vec<Square> = board.all_squares().collect();
+        let mut got = Vec::new();
+        count_from_each(
+            board,
+            &starts,
+            MemoryBudget::DEFAULT,
+            &cancel,
+            &mut |s, c| got.push((s, c)),
+        )
+        .unwrap();
+        assert_eq!(got.len(), starts.len());
+        let mut memo =
+            crate::count::memo::MemoCounter::new(board, MemoryBudget::DEFAULT, cancel.clone())
+                .unwrap();
+        for (start, count) in got {
+            assert_eq!(
+                count,
+                BigUint::from(memo.count_from(start).unwrap()),
+                "{board} from {start}"
+            );
+        }
+    }
+}
+
+/// Tours between two squares by meeting in the middle (ends above, on and below the cut, in
+/// every combination) equal the direct pass's counts.
+#[test]
+fn pairs_meet_in_the_middle() {
+    let cancel = CancelFlag::new();
+    for (rows, cols) in [(4, 4), (3, 5), (5, 3), (3, 6), (6, 3), (5, 5)] {
+        let board = Board::new(rows, cols).unwrap();
+        for from in board.all_squares() {
+            for to in board.all_squares().filter(|&to| to != from) {
+                let (met, _) =
+                    count_between_meeting(board, from, to, MemoryBudget::DEFAULT, &cancel)
+                        .unwrap()
+                        .expect("the board can be cut");
+                let direct = run(rows, cols, FrontierMode::Between(from, to));
+                assert_eq!(met, BigUint::from(direct), "{board} {from} -> {to}");
+            }
+        }
+    }
+}

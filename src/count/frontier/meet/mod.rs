@@ -5,14 +5,16 @@ mod closed;
 mod cut;
 mod open;
 
+use hashbrown::HashMap;
 use num_bigint::BigUint;
 
 use self::closed::closed_join;
-use self::open::open_join;
+use self::open::{OpenClasses, open_classes, open_join};
 use super::layer::{by_word, first_layer};
-use super::plan::{FrontierMode, FrontierStats, Plan};
+use super::plan::{FrontierMode, FrontierStats, Plan, Purpose};
 use super::state::{Codec, Word};
 use super::tally::Tally;
+use crate::board::Square;
 use crate::cancel::CancelFlag;
 use crate::error::Error;
 use crate::memory::MemoryBudget;
@@ -32,35 +34,181 @@ impl Plan {
         budget: MemoryBudget,
         cancel: &CancelFlag,
     ) -> Result<(BigUint, FrontierStats), Error> {
-        let (lo, hi) = self.cut();
-        // The cut's squares in the window after its last square: slots 1..=2W (the square
-        // before the cut stays in slot 0), or all slots 0..=2W.
-        let cut = hi - lo + 1;
-        let offset = self.k - cut;
-        let codec = Codec::new(self.k);
         let mut stats = FrontierStats {
             count_bits: T::BITS,
             ..FrontierStats::default()
         };
-        let mut layer = first_layer::<Wd, T>(&codec);
-        let heights = self.h..=self.h;
-        for v in 0..=hi {
-            cancel.check()?;
-            let step = self.step::<Wd>(v, &heights);
-            layer = self
-                .advance(&codec, layer, &step, budget, cancel, &mut stats)?
-                .0;
-            let states: u64 = layer.iter().map(|m| m.len() as u64).sum();
-            cancel.report_pass(v as u64 + 1, hi as u64 + 1, states);
-        }
+        let layer = self.top_half::<Wd, T>(budget, cancel, &mut stats)?;
+        let (cut, offset) = self.cut_slots();
+        let codec = Codec::new(self.k);
         // Moves inside the cut that are their own half turn (between two rows, two moves on an
         // odd width): neither half owns them, and every join tries them both ways.
         let fixed = self.self_turned_moves();
         let total = if self.mode == FrontierMode::OpenAll {
-            open_join::<Wd, T>(layer, &codec, cut, offset, &fixed, cancel)?
+            let classes = open_classes::<Wd, T>(layer, &codec, cut, offset);
+            open_join(&classes, &classes, cut, &fixed, 0, cancel)?
         } else {
             closed_join::<Wd, T>(layer, &codec, cut, offset, &fixed, cancel)?
         };
         Ok((total, stats))
     }
+
+    /// The number of cut squares, and the window slot of the first once the top half is done:
+    /// slots 1..=2W (the square before the cut stays in slot 0), or all slots 0..=2W.
+    fn cut_slots(&self) -> (usize, usize) {
+        let (lo, hi) = self.cut();
+        let cut = hi - lo + 1;
+        (cut, self.k - cut)
+    }
+
+    /// The top half's states up to the last square of the cut.
+    fn top_half<Wd: Word, T: Tally>(
+        &self,
+        budget: MemoryBudget,
+        cancel: &CancelFlag,
+        stats: &mut FrontierStats,
+    ) -> Result<Vec<HashMap<u64, T>>, Error> {
+        let (_, hi) = self.cut();
+        let codec = Codec::new(self.k);
+        let mut layer = first_layer::<Wd, T>(&codec);
+        let heights = self.h..=self.h;
+        for v in 0..=hi {
+            cancel.check()?;
+            let step = self.step::<Wd>(v, &heights);
+            layer = self.advance(&codec, layer, &step, budget, cancel, stats)?.0;
+            let states: u64 = layer.iter().map(|m| m.len() as u64).sum();
+            cancel.report_pass(v as u64 + 1, hi as u64 + 1, states);
+        }
+        Ok(layer)
+    }
+}
+
+/// Counts the open tours from each of `starts` by meeting in the middle, on a board whose open
+/// total meets (`all` is its plan for the halves of the total). The bottom half of a tour from
+/// a start above the cut is any half's states turned, so the top half of the total is computed
+/// once and joined with the top half of each start; a start below the cut is counted as its
+/// half turn, and a start on the cut joins the total's halves with a tour end required there.
+/// `report` receives each start's count (directed) as soon as it is known.
+pub(super) fn meet_starts<T: Tally + Into<u128> + Copy>(
+    all: &Plan,
+    starts: &[Square],
+    budget: MemoryBudget,
+    cancel: &CancelFlag,
+    report: &mut dyn FnMut(Square, BigUint),
+) -> Result<FrontierStats, Error> {
+    by_word!(all, Wd => meet_starts_word::<Wd, T>(all, starts, budget, cancel, report))
+}
+
+fn meet_starts_word<Wd: Word, T: Tally + Into<u128> + Copy>(
+    all: &Plan,
+    starts: &[Square],
+    budget: MemoryBudget,
+    cancel: &CancelFlag,
+    report: &mut dyn FnMut(Square, BigUint),
+) -> Result<FrontierStats, Error> {
+    let mut stats = FrontierStats {
+        count_bits: T::BITS,
+        ..FrontierStats::default()
+    };
+    let (lo, hi) = all.cut();
+    let (cut, offset) = all.cut_slots();
+    let codec = Codec::new(all.k);
+    let fixed = all.self_turned_moves();
+    let halves: OpenClasses<T> = {
+        let layer = all.top_half::<Wd, T>(budget, cancel, &mut stats)?;
+        open_classes::<Wd, T>(layer, &codec, cut, offset)
+    };
+    let asked = all.asked();
+    for &start in starts {
+        asked.check_square(start)?;
+        let mut v = all.index(start);
+        if v > hi {
+            v = all.n - 1 - v; // its half turn
+        }
+        let count = if v >= lo {
+            open_join(&halves, &halves, cut, &fixed, 1 << (v - lo), cancel)?
+        } else {
+            let from = Plan::new(asked, FrontierMode::OpenFrom(all.square(v)), Purpose::Meet)?;
+            let layer = from.top_half::<Wd, T>(budget, cancel, &mut stats)?;
+            let tops = open_classes::<Wd, T>(layer, &codec, cut, offset);
+            open_join(&tops, &halves, cut, &fixed, 0, cancel)?
+        };
+        report(start, count);
+    }
+    Ok(stats)
+}
+
+/// Counts the open tours between `from` and `to` by meeting in the middle (`all` is the plan
+/// for the halves of the board's open total, which gives the cut). Each end lies above the
+/// cut, on it or below it; below, the other half sees it as its half turn above. An end above
+/// the cut is fixed in that half's pass; an end on the cut is required of the join. Returns the
+/// directed count from `from` to `to`.
+pub(super) fn meet_pair<T: Tally + Into<u128> + Copy>(
+    all: &Plan,
+    from: Square,
+    to: Square,
+    budget: MemoryBudget,
+    cancel: &CancelFlag,
+) -> Result<(BigUint, FrontierStats), Error> {
+    by_word!(all, Wd => meet_pair_word::<Wd, T>(all, from, to, budget, cancel))
+}
+
+fn meet_pair_word<Wd: Word, T: Tally + Into<u128> + Copy>(
+    all: &Plan,
+    from: Square,
+    to: Square,
+    budget: MemoryBudget,
+    cancel: &CancelFlag,
+) -> Result<(BigUint, FrontierStats), Error> {
+    let mut stats = FrontierStats {
+        count_bits: T::BITS,
+        ..FrontierStats::default()
+    };
+    let (lo, hi) = all.cut();
+    let (cut, offset) = all.cut_slots();
+    let codec = Codec::new(all.k);
+    let fixed = all.self_turned_moves();
+    let asked = all.asked();
+    let (mut a, mut b) = (all.index(from), all.index(to));
+    // Below the cut: half turn the pair, so that at most one end is below it.
+    if a.min(b) > hi || (a > hi && b >= lo) || (b > hi && a >= lo) {
+        (a, b) = (all.n - 1 - a, all.n - 1 - b);
+    }
+    let (a, b) = (a.min(b), a.max(b));
+    let on_cut = |v: usize| (lo..=hi).contains(&v);
+    let required = [a, b]
+        .into_iter()
+        .filter(|&v| on_cut(v))
+        .fold(0u32, |mask, v| mask | 1 << (v - lo));
+    let mut half = |mode: Option<FrontierMode>| -> Result<OpenClasses<T>, Error> {
+        let plan = match mode {
+            Some(mode) => Plan::new(asked, mode, Purpose::Meet)?,
+            None => all.clone(),
+        };
+        let layer = plan.top_half::<Wd, T>(budget, cancel, &mut stats)?;
+        Ok(open_classes::<Wd, T>(layer, &codec, cut, offset))
+    };
+    let square = |v: usize| all.square(v);
+    let (tops, bottoms) = match (a < lo, b < lo, b > hi) {
+        // Both above the cut: the bottom half has no tour end.
+        (true, true, _) => (
+            half(Some(FrontierMode::Between(square(a), square(b))))?,
+            half(None)?,
+        ),
+        // One above, one below: each half has its own.
+        (true, false, true) => (
+            half(Some(FrontierMode::OpenFrom(square(a))))?,
+            half(Some(FrontierMode::OpenFrom(square(all.n - 1 - b))))?,
+        ),
+        // One above, one on the cut.
+        (true, false, false) => (half(Some(FrontierMode::OpenFrom(square(a))))?, half(None)?),
+        // Both on the cut (one below was turned above).
+        _ => {
+            let halves = half(None)?;
+            let count = open_join(&halves, &halves, cut, &fixed, required, cancel)?;
+            return Ok((count, stats));
+        }
+    };
+    let count = open_join(&tops, &bottoms, cut, &fixed, required, cancel)?;
+    Ok((count, stats))
 }

@@ -13,7 +13,7 @@ use crate::error::Error;
 /// One top state at the cut, for open paths: the partner of each label (4 bits a square) and
 /// the squares whose path runs to a tour end inside the half (one bit a square).
 #[derive(Clone, Copy)]
-struct OpenCut<T> {
+pub(super) struct OpenCut<T> {
     /// For each cut square where a path of the half ends: the square at its other end, or
     /// [`LINK_END`] when it runs to a tour end inside the half; [`NO_LINK`] elsewhere.
     links: [u8; 16],
@@ -25,20 +25,18 @@ const LINK_END: u8 = 16;
 /// No path ends on this cut square.
 const NO_LINK: u8 = 255;
 
-/// Joins the top half's states with their half turns into open paths over the whole board
-/// (each path once): on every cut square the moves of both halves (and the self-turned moves
-/// chosen) add up to 2, or to 1 where a tour end lies on the cut; the ends — on the cut, or
-/// inside a half behind a dangling path — are two; and the pieces form one path.
-pub(super) fn open_join<Wd: Word, T: Tally + Into<u128> + Copy>(
+/// A half's states at the cut, for the open join: by the degrees of the cut squares (two bits
+/// a square), then by the number of tour ends behind the state's paths (0, 1 or 2).
+pub(super) struct OpenClasses<T>(HashMap<u32, [Vec<OpenCut<T>>; 3]>);
+
+/// Reads a top half's last layer (the cut in window slots `offset..offset + cut`) as the open
+/// join needs it, freeing the layer map by map.
+pub(super) fn open_classes<Wd: Word, T: Tally + Copy>(
     layer: Vec<HashMap<u64, T>>,
     codec: &Codec,
     cut: usize,
     offset: usize,
-    fixed: &[(usize, usize)],
-    cancel: &CancelFlag,
-) -> Result<BigUint, Error> {
-    let last = cut - 1;
-    // By degrees, then by the number of tour ends behind the state's paths (0, 1 or 2).
+) -> OpenClasses<T> {
     let mut classes: HashMap<u32, [Vec<OpenCut<T>>; 3]> = HashMap::new();
     for shard in layer {
         for (key, count) in shard {
@@ -71,12 +69,33 @@ pub(super) fn open_join<Wd: Word, T: Tally + Into<u128> + Copy>(
                 .push(OpenCut { links, count });
         }
     }
+    OpenClasses(classes)
+}
+
+/// Joins top states with turned bottom states (a half's states turned 180 degrees) into open
+/// paths over the whole board (each path once): on every cut square the moves of both halves
+/// (and the self-turned moves chosen) add up to 2, or to 1 where a tour end lies on the cut;
+/// the ends — on the cut, or inside a half behind a dangling path — are two; and the pieces
+/// form one path. Only paths with a tour end on every cut square of `required` (a bit a
+/// square) count.
+pub(super) fn open_join<T: Tally + Into<u128> + Copy>(
+    tops: &OpenClasses<T>,
+    bottoms: &OpenClasses<T>,
+    cut: usize,
+    fixed: &[(usize, usize)],
+    required: u32,
+    cancel: &CancelFlag,
+) -> Result<BigUint, Error> {
+    let last = cut - 1;
     cancel.check()?;
-    let entries: Vec<(&u32, &[Vec<OpenCut<T>>; 3])> = classes.iter().collect();
+    let entries: Vec<(&u32, &[Vec<OpenCut<T>>; 3])> = tops.0.iter().collect();
     let total = entries
         .par_iter()
         .map(|&(&degrees, tops_by_ends)| {
             let mut sum = ProductSum::new();
+            if cancel.is_cancelled() {
+                return sum.total();
+            }
             let degree = |d: u32, i: usize| (d >> (2 * i)) & 3;
             for chosen in 0..1usize << fixed.len() {
                 let (used, extra) = chosen_moves(fixed, chosen);
@@ -99,12 +118,15 @@ pub(super) fn open_join<Wd: Word, T: Tally + Into<u128> + Copy>(
                     }
                 }
                 for ends in end_sets {
+                    if ends & required != required {
+                        continue;
+                    }
                     let mut wanted = 0u32;
                     for (i, &had) in have.iter().enumerate() {
                         let total = if ends & (1 << i) != 0 { 1 } else { 2 };
                         wanted |= (total - had) << (2 * (last - i));
                     }
-                    let Some(bottoms) = classes.get(&wanted) else {
+                    let Some(bottoms) = bottoms.0.get(&wanted) else {
                         continue;
                     };
                     let on_cut = ends.count_ones() as usize;
@@ -131,6 +153,7 @@ pub(super) fn open_join<Wd: Word, T: Tally + Into<u128> + Copy>(
             sum.total()
         })
         .reduce(BigUint::default, |a, b| a + b);
+    cancel.check()?;
     Ok(total)
 }
 
