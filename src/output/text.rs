@@ -2,7 +2,7 @@
 
 use std::fmt::Write;
 
-use super::{AnswerRecord, BoardTotal, ClosedReport, Exporter, StartCount};
+use super::{AnswerRecord, BoardTotal, ClosedReport, Exporter, PairCount, StartCount};
 use crate::count::CountTable;
 use crate::error::Error;
 use crate::store::Answer;
@@ -112,6 +112,10 @@ impl Exporter for TextExporter {
                 .as_ref()
                 .map_or("-".to_string(), ToString::to_string)
         ))
+    }
+
+    fn pair_count(&self, answer: &PairCount) -> Result<String, Error> {
+        Ok(format!("{}\n", answer.count))
     }
 
     fn table(&self, table: &CountTable) -> Result<String, Error> {

@@ -6,7 +6,7 @@ use std::time::Duration;
 use crate::board::{Board, Square};
 use crate::input::{parse_coordinate, parse_side};
 use crate::precompute::BoardRange;
-use crate::question::{Question, TourKind};
+use crate::question::{AnswerKind, Question, TourKind};
 use crate::store::AnswerFilter;
 
 use super::reply::ApiError;
@@ -272,7 +272,7 @@ impl AnswersRequest {
         Ok(AnswersRequest {
             filter: AnswerFilter {
                 board: params.parsed("board", BoardRange::one_board)?,
-                kind: params.parsed("kind", |v| v.parse::<TourKind>())?,
+                kind: params.parsed("kind", |v| v.parse::<AnswerKind>())?,
                 min_squares: params.whole("min_squares")?,
                 max_squares: params.whole("max_squares")?,
             },
