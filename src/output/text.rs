@@ -237,8 +237,11 @@ impl Exporter for TextExporter {
                 vec![
                     format!("{}x{}", r.rows, r.cols),
                     r.kind.to_string(),
-                    match (r.row, r.col) {
-                        (Some(row), Some(col)) => format!("({row}, {col})"),
+                    match (r.row, r.col, r.to_row, r.to_col) {
+                        (Some(row), Some(col), Some(to_row), Some(to_col)) => {
+                            format!("({row}, {col}) to ({to_row}, {to_col})")
+                        }
+                        (Some(row), Some(col), _, _) => format!("({row}, {col})"),
                         _ => "total".to_string(),
                     },
                     r.count.to_string(),
