@@ -172,10 +172,7 @@ async fn count_answer(app: App, query: Pairs) -> Result<Response, ApiError> {
     if let Some(stored) = app.stored(&questions).await? {
         return render_count(request.view, request.format, &stored);
     }
-    if questions
-        .iter()
-        .all(|q| no_tour_for(q).is_some())
-    {
+    if questions.iter().all(|q| no_tour_for(q).is_some()) {
         // Theorems answer at once: no job, and no place taken among the jobs.
         let work = app.work(questions);
         let resolution = blocking(move || Ok(work(&CancelFlag::new(), &mut |_| {})?)).await?;
@@ -357,7 +354,9 @@ fn count_json(view: CountView, resolution: &Resolution) -> Result<String, ApiErr
             reply(&ClosedReport::new(board, &count), Some(Heat::of(&uniform)))
         }
         CountView::Total(board) => reply(&BoardTotal::new(board, TourKind::Open, &count), None),
-        CountView::Pair(board, start, end) => reply(&PairCount::new(board, start, end, count), None),
+        CountView::Pair(board, start, end) => {
+            reply(&PairCount::new(board, start, end, count), None)
+        }
     })
 }
 

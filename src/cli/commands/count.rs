@@ -196,9 +196,10 @@ fn run_pair(
     }
     let format = Format::from(args.format);
     let count = resolution.count(&questions[0]);
-    let mut text = format
-        .exporter()
-        .pair_count(&PairCount::new(board, start, end, count.clone()))?;
+    let mut text =
+        format
+            .exporter()
+            .pair_count(&PairCount::new(board, start, end, count.clone()))?;
     if args.explain && format == Format::Table {
         text.push_str(&format!(
             "why: {}\n",
