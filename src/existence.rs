@@ -163,7 +163,7 @@ pub fn no_open_tour_between(board: Board, start: Square, end: Square) -> Option<
         Some(NoTour::EndMinorityColour(board, end))
     } else if in_inner_four_line(board, end) {
         Some(NoTour::EndFourRowsInner(board, end))
-    } else if board.squares() % 2 == 0
+    } else if board.squares().is_multiple_of(2)
         && Board::is_corner_colour(start) == Board::is_corner_colour(end)
     {
         Some(NoTour::EndsSameColour(board, start, end))
