@@ -1020,6 +1020,51 @@ mod tests {
         );
     }
 
+    /// Pairs: the end in `to_row`, `to_col`, only for `between`, the pair canonical as a pair.
+    #[test]
+    fn pairs_are_read_with_their_end() {
+        let header = ANSWER_COLUMNS.join(",");
+        let read = |rows: &str| {
+            read_answers(&format!("{header}\n{rows}"), ExchangeFormat::Csv)
+                .map_err(|e| e.to_string())
+        };
+        let pair =
+            read("5,5,between,0,0,56,memo,0.1.0,0,2026-11-29T14:28:00Z,computed,4,4\n").unwrap();
+        assert_eq!(
+            pair[0].1.question,
+            Question::between(
+                Board::new(5, 5).unwrap(),
+                Square::new(0, 0),
+                Square::new(4, 4)
+            )
+        );
+        for (row, expected) in [
+            (
+                "5,5,between,4,4,56,memo,0.1.0,0,2026-11-29T14:28:00Z,computed,0,0",
+                "line 2: the pair (4, 4) to (0, 0) is not canonical",
+            ),
+            (
+                "5,5,between,0,0,56,memo,0.1.0,0,2026-11-29T14:28:00Z,computed,,",
+                "line 2: a 'between' answer needs its end",
+            ),
+            (
+                "5,5,open,0,0,304,memo,0.1.0,0,2026-11-29T14:28:00Z,computed,4,4",
+                "line 2: to_row and to_col are only for 'between' answers",
+            ),
+            (
+                "5,5,between,0,0,1,memo,0.1.0,0,2026-11-29T14:28:00Z,computed,0,1",
+                "line 2: open tours of 5x5 from (0, 0) to (0, 1): count 1 cannot be right",
+            ),
+            (
+                "5,5,between,0,0,1,memo,0.1.0,0,2026-11-29T14:28:00Z,computed,0,0",
+                "line 2: the start and the end are both (0, 0)",
+            ),
+        ] {
+            let err = read(&format!("{row}\n")).unwrap_err();
+            assert!(err.starts_with(expected), "{row}: {err}");
+        }
+    }
+
     #[test]
     fn long_headers_are_cut() {
         let header = HEADER.replace("version", &format!("ver\0{}", "x".repeat(100)));
@@ -1028,7 +1073,7 @@ mod tests {
                 .unwrap_err()
                 .to_string(),
             format!(
-                "line 1: the header must be `{}` (or, from an older knights, without `,source`); column 8 is `ver\\0{}…`, not `version`",
+                "line 1: the header must be `{}` (or, from an older knights, without `,to_row,to_col` or `,source,to_row,to_col`); column 8 is `ver\\0{}…`, not `version`",
                 ANSWER_COLUMNS.join(","),
                 "x".repeat(36)
             )
