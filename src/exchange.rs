@@ -28,9 +28,9 @@ use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visit
 
 use crate::board::{Board, Square};
 use crate::error::Error;
-use crate::existence::no_tour;
+use crate::existence::no_tour_for;
 use crate::input::{InputError, MAX_FIELD_CHARS, MAX_QUERIES, TextReader, echo, max_count_digits};
-use crate::question::{Question, TourKind};
+use crate::question::{AnswerKind, Question, TourKind};
 use crate::store::{ANSWER_COLUMNS, Answer, ImportReport, SUM, Store, StoreError};
 use crate::trust;
 
@@ -125,8 +125,9 @@ pub fn imported_source(origin: &str, given: &str) -> String {
 /// The fields of one record as text (`None` for an empty or null field).
 type Fields = HashMap<&'static str, Option<String>>;
 
-/// The columns of an export written before `source` existed.
-const LEGACY_COLUMNS: usize = 10;
+/// The columns of an export written before `source` existed, and before pairs (`to_row`,
+/// `to_col`): such files are read as they are.
+const LEGACY_COLUMNS: [usize; 2] = [10, 11];
 
 /// A field's text, refused when it is longer than a field can be (the count excepted: its
 /// bound depends on the board, [`max_count_digits`]; a source may have up to [`MAX_SOURCE`]).
@@ -179,10 +180,14 @@ fn read_csv<R: Read>(text: &mut TextReader<R>) -> Result<Vec<(usize, Answer)>, I
     };
     let header: Vec<&str> = headers.iter().map(str::trim).collect();
     // The first column that differs is quoted (a whole header could be too long to show).
-    // An export of an older knights has every column but the last, `source`.
+    // An export of an older knights has the first columns only (no `source`, no end).
     let differs = (0..header.len().max(ANSWER_COLUMNS.len()))
         .find(|&i| header.get(i) != ANSWER_COLUMNS.get(i))
-        .filter(|_| header != ANSWER_COLUMNS[..LEGACY_COLUMNS]);
+        .filter(|_| {
+            !LEGACY_COLUMNS
+                .iter()
+                .any(|&n| header[..] == ANSWER_COLUMNS[..n])
+        });
     if let Some(i) = differs {
         let what = match (header.get(i), ANSWER_COLUMNS.get(i)) {
             (Some(found), Some(expected)) => {
@@ -198,7 +203,7 @@ fn read_csv<R: Read>(text: &mut TextReader<R>) -> Result<Vec<(usize, Answer)>, I
         return Err(InputError::at(
             1,
             format!(
-                "the header must be `{}` (or, from an older knights, without `,source`); {what}",
+                "the header must be `{}` (or, from an older knights, without `,to_row,to_col` or `,source,to_row,to_col`); {what}",
                 ANSWER_COLUMNS.join(",")
             ),
         ));
@@ -517,15 +522,50 @@ fn answer_from_fields(fields: &Fields, line: usize) -> Result<Answer, InputError
         )));
     }
     let kind_text = text("kind")?;
-    let kind: TourKind = kind_text.parse().map_err(|_| {
-        let known: Vec<&str> = TourKind::ALL.iter().map(|k| k.name()).collect();
+    let answer_kind: AnswerKind = kind_text.parse().map_err(|_| {
+        let known: Vec<&str> = AnswerKind::ALL.iter().map(|k| k.name()).collect();
         err(format!(
             "unknown kind '{}' (known: {})",
             echo(kind_text),
             known.join(", ")
         ))
     })?;
+    let kind = answer_kind.tour_kind();
+    let between = answer_kind == AnswerKind::Between;
+    let end = match (
+        fields.get("to_row").and_then(|v| v.as_deref()),
+        fields.get("to_col").and_then(|v| v.as_deref()),
+    ) {
+        (None, None) if between => {
+            return Err(err(
+                "a 'between' answer needs its end: to_row and to_col".into()
+            ));
+        }
+        (None, None) => None,
+        (Some(_), Some(_)) if !between => {
+            return Err(err(format!(
+                "to_row and to_col are only for 'between' answers, not {kind}: leave them empty"
+            )));
+        }
+        (Some(row), Some(col)) => {
+            let square = Square::new(whole("to_row", row)?, whole("to_col", col)?);
+            if !board.contains(square) {
+                return Err(err(format!(
+                    "the end {square} is outside the {board} board"
+                )));
+            }
+            Some(square)
+        }
+        _ => {
+            return Err(err(
+                "to_row and to_col must both be given (an end) or both be empty".into(),
+            ));
+        }
+    };
     let start = match (fields["row"].as_deref(), fields["col"].as_deref()) {
+        (None, None) if between => {
+            return Err(err("a 'between' answer needs its start: row and col".into()));
+        }
         (None, None) => None,
         (Some(row), Some(col)) => {
             let square = Square::new(whole("row", row)?, whole("col", col)?);
@@ -535,7 +575,22 @@ fn answer_from_fields(fields: &Fields, line: usize) -> Result<Answer, InputError
                 )));
             }
             let (canonical, _) = board.canonical_square(square);
-            if canonical != square {
+            if let Some(end) = end {
+                // A pair is canonical as a pair, not square by square.
+                let pair = Question::between(board, square, end);
+                if square == end {
+                    return Err(err(format!(
+                        "the start and the end are both {square}: a pair needs two squares"
+                    )));
+                }
+                if (pair.start, pair.end) != (Some(square), Some(end)) {
+                    return Err(err(format!(
+                        "the pair {square} to {end} is not canonical on {board}: it is stored as {} to {}",
+                        pair.start.expect("a pair"),
+                        pair.end.expect("a pair")
+                    )));
+                }
+            } else if canonical != square {
                 return Err(err(format!(
                     "the start {square} is not canonical on {board}: its class is stored as {canonical}"
                 )));
@@ -601,7 +656,7 @@ fn answer_from_fields(fields: &Fields, line: usize) -> Result<Answer, InputError
         board,
         kind,
         start,
-        end: None,
+        end,
     };
     if let Err(why) = trust::check_count(&question, &count) {
         return Err(err(format!(
@@ -609,9 +664,9 @@ fn answer_from_fields(fields: &Fields, line: usize) -> Result<Answer, InputError
             echo(count_text)
         )));
     }
-    if engine == "theorem" && no_tour(board, kind, start).is_none() {
+    if engine == "theorem" && no_tour_for(&question).is_none() {
         return Err(err(format!(
-            "engine 'theorem' only answers zeros that a theorem decides, and none applies to {kind} tours on {board}"
+            "engine 'theorem' only answers zeros that a theorem decides, and none applies to {question}"
         )));
     }
     let version = text("version")?;
@@ -965,6 +1020,51 @@ mod tests {
         );
     }
 
+    /// Pairs: the end in `to_row`, `to_col`, only for `between`, the pair canonical as a pair.
+    #[test]
+    fn pairs_are_read_with_their_end() {
+        let header = ANSWER_COLUMNS.join(",");
+        let read = |rows: &str| {
+            read_answers(&format!("{header}\n{rows}"), ExchangeFormat::Csv)
+                .map_err(|e| e.to_string())
+        };
+        let pair =
+            read("5,5,between,0,0,56,memo,0.1.0,0,2026-11-29T14:28:00Z,computed,4,4\n").unwrap();
+        assert_eq!(
+            pair[0].1.question,
+            Question::between(
+                Board::new(5, 5).unwrap(),
+                Square::new(0, 0),
+                Square::new(4, 4)
+            )
+        );
+        for (row, expected) in [
+            (
+                "5,5,between,4,4,56,memo,0.1.0,0,2026-11-29T14:28:00Z,computed,0,0",
+                "line 2: the pair (4, 4) to (0, 0) is not canonical",
+            ),
+            (
+                "5,5,between,0,0,56,memo,0.1.0,0,2026-11-29T14:28:00Z,computed,,",
+                "line 2: a 'between' answer needs its end",
+            ),
+            (
+                "5,5,open,0,0,304,memo,0.1.0,0,2026-11-29T14:28:00Z,computed,4,4",
+                "line 2: to_row and to_col are only for 'between' answers",
+            ),
+            (
+                "5,5,between,0,0,1,memo,0.1.0,0,2026-11-29T14:28:00Z,computed,0,1",
+                "line 2: open tours of 5x5 from (0, 0) to (0, 1): count 1 cannot be right",
+            ),
+            (
+                "5,5,between,0,0,1,memo,0.1.0,0,2026-11-29T14:28:00Z,computed,0,0",
+                "line 2: the start and the end are both (0, 0)",
+            ),
+        ] {
+            let err = read(&format!("{row}\n")).unwrap_err();
+            assert!(err.starts_with(expected), "{row}: {err}");
+        }
+    }
+
     #[test]
     fn long_headers_are_cut() {
         let header = HEADER.replace("version", &format!("ver\0{}", "x".repeat(100)));
@@ -973,7 +1073,7 @@ mod tests {
                 .unwrap_err()
                 .to_string(),
             format!(
-                "line 1: the header must be `{}` (or, from an older knights, without `,source`); column 8 is `ver\\0{}…`, not `version`",
+                "line 1: the header must be `{}` (or, from an older knights, without `,to_row,to_col` or `,source,to_row,to_col`); column 8 is `ver\\0{}…`, not `version`",
                 ANSWER_COLUMNS.join(","),
                 "x".repeat(36)
             )

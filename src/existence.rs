@@ -16,6 +16,10 @@
 //!   means alternating exactly, which would put every outer square on one colour — but the
 //!   outer rows hold n squares of each — unless the path starts and ends outside and has one
 //!   pair of inner squares in a row.
+//! * Pairs: a tour from `s` to `t` walked backwards goes from `t` to `s`, so every rule for a
+//!   start holds for the end too; and since a knight alternates colours, the two ends of a tour
+//!   of an even board differ in colour (an odd board's are both the corners' colour, which the
+//!   rule for each end already says).
 
 use std::fmt;
 
@@ -23,7 +27,7 @@ use num_bigint::BigUint;
 use num_traits::Zero;
 
 use crate::board::{Board, Square};
-use crate::question::TourKind;
+use crate::question::{Question, TourKind};
 
 /// Why there is no tour: the theorem that rules it out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -40,6 +44,13 @@ pub enum NoTour {
     OpenMinorityColour(Board, Square),
     /// Open: the start is in one of the two inner rows of a 4×n board.
     OpenFourRowsInner(Board, Square),
+    /// Open, between two squares: the end is on the minority colour of an odd board.
+    EndMinorityColour(Board, Square),
+    /// Open, between two squares: the end is in one of the two inner rows of a 4×n board.
+    EndFourRowsInner(Board, Square),
+    /// Open, between two squares: both ends have the same colour on a board with an even
+    /// number of squares.
+    EndsSameColour(Board, Square, Square),
 }
 
 impl fmt::Display for NoTour {
@@ -70,6 +81,18 @@ impl fmt::Display for NoTour {
             NoTour::OpenMinorityColour(board, square) => write!(
                 f,
                 "no open tour from {square} on {board}: the board has an odd number of squares, so a tour starts and ends on the corners' colour, and {square} is the other colour"
+            ),
+            NoTour::EndMinorityColour(board, square) => write!(
+                f,
+                "no open tour ends on {square} on {board}: the board has an odd number of squares, so a tour starts and ends on the corners' colour, and {square} is the other colour"
+            ),
+            NoTour::EndFourRowsInner(board, square) => write!(
+                f,
+                "no open tour ends on {square} on {board}: on a board with a side of 4 a tour starts and ends in the two outer lines, and {square} is in an inner one"
+            ),
+            NoTour::EndsSameColour(board, start, end) => write!(
+                f,
+                "no open tour from {start} to {end} on {board}: the board has an even number of squares, so a tour's two ends differ in colour, and these two have the same"
             ),
         }
     }
@@ -117,13 +140,59 @@ pub fn no_open_tour(board: Board, start: Option<Square>) -> Option<NoTour> {
         Some(square) if colour_forbids_start(board, square) => {
             Some(NoTour::OpenMinorityColour(board, square))
         }
-        Some(square)
-            if board.rows() == 4 && matches!(square.row, 1 | 2)
-                || board.cols() == 4 && matches!(square.col, 1 | 2) =>
-        {
+        Some(square) if in_inner_four_line(board, square) => {
             Some(NoTour::OpenFourRowsInner(board, square))
         }
         _ => None,
+    }
+}
+
+/// True when `square` is in one of the two inner lines of a board with a side of 4.
+fn in_inner_four_line(board: Board, square: Square) -> bool {
+    board.rows() == 4 && matches!(square.row, 1 | 2)
+        || board.cols() == 4 && matches!(square.col, 1 | 2)
+}
+
+/// The theorem ruling out open tours from `start` to `end` on `board` (two different squares),
+/// if one does.
+pub fn no_open_tour_between(board: Board, start: Square, end: Square) -> Option<NoTour> {
+    if let Some(reason) = no_open_tour(board, Some(start)) {
+        return Some(reason);
+    }
+    if colour_forbids_start(board, end) {
+        Some(NoTour::EndMinorityColour(board, end))
+    } else if in_inner_four_line(board, end) {
+        Some(NoTour::EndFourRowsInner(board, end))
+    } else if board.squares().is_multiple_of(2)
+        && Board::is_corner_colour(start) == Board::is_corner_colour(end)
+    {
+        Some(NoTour::EndsSameColour(board, start, end))
+    } else {
+        None
+    }
+}
+
+/// The theorem that makes the answer to `question` zero, if one does (pairs included).
+pub fn no_tour_for(question: &Question) -> Option<NoTour> {
+    match (question.kind, question.start, question.end) {
+        (TourKind::Open, Some(start), Some(end)) => {
+            no_open_tour_between(question.board, start, end)
+        }
+        (kind, start, _) => no_tour(question.board, kind, start),
+    }
+}
+
+/// Why the count of open tours from `start` to `end` is what it is, in one sentence (for
+/// `--explain`).
+pub fn explain_between(board: Board, start: Square, end: Square, count: &BigUint) -> String {
+    match no_open_tour_between(board, start, end) {
+        Some(reason) => reason.to_string(),
+        None if count.is_zero() => format!(
+            "no open tour from {start} to {end}: no existence theorem rules it out, and the engine's exhaustive count found none"
+        ),
+        None => format!(
+            "open tours from {start} to {end} exist on {board} (no existence theorem rules them out); the count is the engine's"
+        ),
     }
 }
 

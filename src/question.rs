@@ -57,6 +57,70 @@ impl FromStr for TourKind {
     }
 }
 
+/// What a stored answer counts, as the store, exports and `knights query --kind` name it: the
+/// two tour kinds, and `between` for open tours between two squares (a [`Question`] of kind
+/// open with both a start and an end).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AnswerKind {
+    /// Open tours from a start, or the open board total.
+    Open,
+    /// Closed tours of a board.
+    Closed,
+    /// Open tours from a start to an end.
+    Between,
+}
+
+impl AnswerKind {
+    /// Every kind, in a fixed order.
+    pub const ALL: [AnswerKind; 3] = [AnswerKind::Open, AnswerKind::Closed, AnswerKind::Between];
+
+    /// The name in the store and in exports.
+    pub const fn name(self) -> &'static str {
+        match self {
+            AnswerKind::Open => "open",
+            AnswerKind::Closed => "closed",
+            AnswerKind::Between => "between",
+        }
+    }
+
+    /// The kind of tour counted.
+    pub const fn tour_kind(self) -> TourKind {
+        match self {
+            AnswerKind::Closed => TourKind::Closed,
+            AnswerKind::Open | AnswerKind::Between => TourKind::Open,
+        }
+    }
+}
+
+impl fmt::Display for AnswerKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for AnswerKind {
+    type Err = String;
+
+    fn from_str(name: &str) -> Result<Self, String> {
+        AnswerKind::ALL
+            .into_iter()
+            .find(|kind| kind.name() == name)
+            .ok_or_else(|| {
+                let names: Vec<&str> = AnswerKind::ALL.iter().map(|k| k.name()).collect();
+                format!("unknown kind '{name}' (known: {})", names.join(", "))
+            })
+    }
+}
+
+impl From<TourKind> for AnswerKind {
+    fn from(kind: TourKind) -> Self {
+        match kind {
+            TourKind::Open => AnswerKind::Open,
+            TourKind::Closed => AnswerKind::Closed,
+        }
+    }
+}
+
 /// A question in canonical form: the count of `kind` tours on `board` from `start`, or on the
 /// whole board when `start` is `None`.
 ///
@@ -148,6 +212,14 @@ impl Question {
             }
         }
         pairs
+    }
+
+    /// The kind this question's answer is stored under: `between` for a pair.
+    pub fn answer_kind(&self) -> AnswerKind {
+        match (self.kind, self.end) {
+            (TourKind::Open, Some(_)) => AnswerKind::Between,
+            (kind, _) => kind.into(),
+        }
     }
 
     /// True when the question is already in canonical form.

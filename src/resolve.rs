@@ -21,7 +21,7 @@ use crate::count::frontier::{self, FrontierMode, FrontierStats};
 use crate::count::memo::{MemoCounter, MemoStats, count_cycles};
 use crate::count::{self, reference};
 use crate::error::Error;
-use crate::existence::no_tour;
+use crate::existence::{no_tour, no_tour_for};
 use crate::graph::MAX_BITSET_SQUARES;
 use crate::memory::MemoryBudget;
 use crate::question::{Question, TourKind};
@@ -108,7 +108,9 @@ impl EngineChoice {
     pub fn check(self, question: &Question) -> Result<Engine, Error> {
         let engine = self.engine_for(question);
         let board = question.board;
-        if self == EngineChoice::Auto && question.start.is_some() && beyond_one_machine(board) {
+        // Pairs are the way around the limit: each is one bounded search.
+        let from_start = question.start.is_some() && question.end.is_none();
+        if self == EngineChoice::Auto && from_start && beyond_one_machine(board) {
             return Err(Error::BeyondOneMachine { board });
         }
         match (self, engine.check(board)) {
@@ -247,7 +249,11 @@ impl Resolution {
             engine = self
                 .answers
                 .values()
-                .filter(|a| a.question.board == first.question.board && a.question.start.is_some())
+                .filter(|a| {
+                    a.question.board == first.question.board
+                        && a.question.start.is_some()
+                        && a.question.end.is_none()
+                })
                 .map(|a| a.engine.as_str())
                 .find(|e| *e != THEOREM)
                 .unwrap_or(THEOREM);
@@ -295,7 +301,7 @@ impl Resolution {
 /// (unless a theorem answers it without one).
 pub fn check_engines(questions: &[Question], settings: &Settings) -> Result<(), Error> {
     for question in questions {
-        if no_tour(question.board, question.kind, question.start).is_none() {
+        if no_tour_for(question).is_none() {
             settings.engine.check(question)?;
         }
     }
@@ -369,10 +375,7 @@ fn resolve_questions(
     for question in asked.iter().filter(|q| !known.contains_key(q)) {
         let engine = match settings.engine.check(question) {
             Ok(engine) => engine,
-            Err(e)
-                if keep_going
-                    && no_tour(question.board, question.kind, question.start).is_none() =>
-            {
+            Err(e) if keep_going && no_tour_for(question).is_none() => {
                 failed.insert(*question, e.to_string());
                 continue;
             }
@@ -761,7 +764,7 @@ fn compute_with(
     let board = question.board;
     let clock = Instant::now();
     let mut stats = EngineStats::default();
-    if no_tour(board, question.kind, question.start).is_some() {
+    if no_tour_for(question).is_some() {
         let answer = Answer::computed(*question, 0u32, THEOREM, 0.0);
         return Ok((answer, stats));
     }
@@ -771,6 +774,22 @@ fn compute_with(
         Ok(count)
     };
     let count: BigUint = match (question.kind, question.start, engine) {
+        // Directed from the start to the end (the reversed pair has the same count).
+        (TourKind::Open, Some(start), engine) if question.end.is_some() => {
+            let end = question.end.expect("a pair has an end");
+            match engine {
+                Engine::Memo => {
+                    let mut memo = MemoCounter::new(board, budget, cancel.clone())?;
+                    let count = memo.count_between(start, end)?;
+                    stats.memo = memo.stats();
+                    count.into()
+                }
+                Engine::Frontier => frontier_count(FrontierMode::Between(start, end))?,
+                Engine::Reference => {
+                    reference::count_open_tours_between(board, start, end, cancel)?.into()
+                }
+            }
+        }
         (TourKind::Open, Some(start), Engine::Memo) => {
             let mut memo = MemoCounter::new(board, budget, cancel.clone())?;
             let count = memo.count_from(start)?;

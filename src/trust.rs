@@ -5,8 +5,8 @@
 //!   is 0.
 //! * **Parity**: a directed count counts every tour once in each direction, so the directed
 //!   total of open tours is even (except on 1×1, whose single tour of one square is its own
-//!   reverse), and so is the directed count of closed tours. A count from one start has no
-//!   such rule.
+//!   reverse), and so is the directed count of closed tours. A count from one start, or between
+//!   two squares, has no such rule.
 //! * **The bound** ([`tour_bound`]): a tour is a sequence of knight's moves, so a board has no
 //!   more tours than its squares' moves allow.
 //! * **Totals and starts**: an open board total is the sum of its starts' counts, each weighted
@@ -21,7 +21,7 @@ use std::fmt;
 use num_bigint::BigUint;
 
 use crate::board::{Board, KNIGHT_MOVES, Square};
-use crate::existence::{NoTour, no_tour};
+use crate::existence::{NoTour, no_tour_for};
 use crate::question::{Question, TourKind};
 
 /// Why a count cannot be right, with what it should have been.
@@ -82,7 +82,7 @@ impl fmt::Display for Contradiction {
 /// Checks one count on its own: the theorems, parity and the bound.
 pub fn check_count(question: &Question, count: &BigUint) -> Result<(), Contradiction> {
     let board = question.board;
-    if let Some(reason) = no_tour(board, question.kind, question.start) {
+    if let Some(reason) = no_tour_for(question) {
         return if *count == BigUint::ZERO {
             Ok(())
         } else {
@@ -161,6 +161,7 @@ pub fn tour_bound(question: &Question) -> BigUint {
     // Tours from a square of this degree: P / f(deg) · max(1, deg).
     let from = |degree: usize| &product / later(degree) * first(degree);
     match (question.kind, question.start) {
+        // A pair's tours are some of its start's: the start's bound holds for them.
         (TourKind::Open, Some(start)) => from(degree_of(board, start)),
         (TourKind::Open, None) => degrees
             .iter()

@@ -18,7 +18,7 @@ use crate::board::Board;
 use crate::cancel::CancelFlag;
 use crate::error::Error;
 use crate::exchange::{KNOWN_ENGINES, MAX_SECONDS, check_utc_timestamp};
-use crate::existence::no_tour;
+use crate::existence::no_tour_for;
 use crate::input::InputError;
 use crate::question::{Question, TourKind};
 use crate::resolve::{self, EngineChoice, Resolution, Settings, THEOREM};
@@ -151,8 +151,7 @@ pub fn check_import(
     let cheap: Vec<&(usize, Answer)> = answers
         .iter()
         .filter(|(_, a)| {
-            a.question.board.squares() <= RECOUNT_SQUARES
-                && no_tour(a.question.board, a.question.kind, a.question.start).is_none()
+            a.question.board.squares() <= RECOUNT_SQUARES && no_tour_for(&a.question).is_none()
         })
         .collect();
     let questions: Vec<Question> = cheap
@@ -197,7 +196,11 @@ fn counted_by(resolution: &Resolution, answer: &Answer) -> String {
     let engine = resolution
         .answers
         .values()
-        .filter(|a| a.question.board == answer.question.board && a.question.start.is_some())
+        .filter(|a| {
+            a.question.board == answer.question.board
+                && a.question.start.is_some()
+                && a.question.end.is_none()
+        })
         .map(|a| a.engine.as_str())
         .find(|&e| e != THEOREM)
         .unwrap_or(THEOREM);
@@ -306,8 +309,13 @@ fn answer_problems(answer: &Answer) -> Vec<String> {
     let open_total = q.kind == TourKind::Open && q.start.is_none();
     let mut problems = Vec::new();
     if !q.is_canonical() {
-        let canonical = match q.start {
-            Some(start) if q.board.contains(start) => {
+        let canonical = match (q.start, q.end) {
+            (Some(start), Some(end))
+                if start != end && q.board.contains(start) && q.board.contains(end) =>
+            {
+                Question::between(q.board, start, end).to_string()
+            }
+            (Some(start), _) if q.board.contains(start) => {
                 Question::from_start(q.board, start, q.kind).to_string()
             }
             _ => Question::total(q.board, q.kind).to_string(),
@@ -330,7 +338,7 @@ fn answer_problems(answer: &Answer) -> Vec<String> {
         problems.push(format!(
             "stored {count} as counted by the {engine} engine, which never counts a board total (it counts the starts)"
         ));
-    } else if engine == THEOREM && no_tour(q.board, q.kind, q.start).is_none() {
+    } else if engine == THEOREM && no_tour_for(&q).is_none() {
         problems.push(format!(
             "stored {count} under the engine '{THEOREM}', but no theorem decides {q}"
         ));
@@ -368,7 +376,7 @@ fn recount(
         if !q.is_canonical() {
             continue;
         }
-        if no_tour(q.board, q.kind, q.start).is_some() {
+        if no_tour_for(&q).is_some() {
             report.decided += 1;
         } else if beyond_every_engine(&q).is_none() {
             boards

@@ -2,7 +2,7 @@
 
 use clap::Args;
 use knights::Board;
-use knights::question::TourKind;
+use knights::question::{AnswerKind, TourKind};
 use knights::store::AnswerFilter;
 
 use super::values::{EngineArg, KindArg, parse_board};
@@ -56,7 +56,7 @@ impl From<&FilterArgs> for AnswerFilter {
     fn from(args: &FilterArgs) -> Self {
         AnswerFilter {
             board: args.board,
-            kind: args.kind.map(TourKind::from),
+            kind: args.kind.map(AnswerKind::from),
             min_squares: args.min_squares,
             max_squares: args.max_squares,
         }

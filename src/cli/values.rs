@@ -8,7 +8,7 @@ use knights::Board;
 use knights::exchange::ExchangeFormat;
 use knights::output::{Format, TourFormat};
 use knights::precompute::BoardRange;
-use knights::question::TourKind;
+use knights::question::AnswerKind;
 use knights::resolve::EngineChoice;
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -110,13 +110,16 @@ impl From<EngineArg> for EngineChoice {
 pub enum KindArg {
     Open,
     Closed,
+    /// Open tours between two squares (`count ... --to`).
+    Between,
 }
 
-impl From<KindArg> for TourKind {
+impl From<KindArg> for AnswerKind {
     fn from(arg: KindArg) -> Self {
         match arg {
-            KindArg::Open => TourKind::Open,
-            KindArg::Closed => TourKind::Closed,
+            KindArg::Open => AnswerKind::Open,
+            KindArg::Closed => AnswerKind::Closed,
+            KindArg::Between => AnswerKind::Between,
         }
     }
 }

@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use super::{AnswerRecord, BoardTotal, ClosedReport, Exporter, StartCount};
+use super::{AnswerRecord, BoardTotal, ClosedReport, Exporter, PairCount, StartCount};
 use crate::count::CountTable;
 use crate::error::Error;
 use crate::store::{ANSWER_COLUMNS, Answer};
@@ -28,6 +28,15 @@ const START_COLUMNS: [&str; 7] = ["rows", "cols", "row", "col", "kind", "count",
 impl Exporter for CsvExporter {
     fn start_count(&self, answer: &StartCount) -> Result<String, Error> {
         Ok(to_csv(&START_COLUMNS, [answer]))
+    }
+
+    fn pair_count(&self, answer: &PairCount) -> Result<String, Error> {
+        Ok(to_csv(
+            &[
+                "rows", "cols", "row", "col", "to_row", "to_col", "kind", "count", "reason",
+            ],
+            [answer],
+        ))
     }
 
     /// One row per square (the board totals are the sum of the `count` column).
@@ -93,6 +102,8 @@ impl Exporter for CsvExporter {
                     format!("{:.6}", r.seconds),
                     r.computed_at,
                     r.source,
+                    field(r.to_row),
+                    field(r.to_col),
                 ])
                 .expect("writing to memory");
         }

@@ -1,6 +1,6 @@
 //! JSON: one compact object per answer, counts as strings of decimal digits.
 
-use super::{AnswerRecord, BoardTotal, ClosedReport, Exporter, StartCount, TableReport};
+use super::{AnswerRecord, BoardTotal, ClosedReport, Exporter, PairCount, StartCount, TableReport};
 use crate::count::CountTable;
 use crate::error::Error;
 use crate::store::Answer;
@@ -31,6 +31,10 @@ fn to_json_lines<T: serde::Serialize>(values: impl IntoIterator<Item = T>) -> St
 
 impl Exporter for JsonExporter {
     fn start_count(&self, answer: &StartCount) -> Result<String, Error> {
+        Ok(to_json(answer))
+    }
+
+    fn pair_count(&self, answer: &PairCount) -> Result<String, Error> {
         Ok(to_json(answer))
     }
 

@@ -19,7 +19,7 @@ use serde::{Serialize, Serializer};
 use crate::board::{Board, Square};
 use crate::count::CountTable;
 use crate::error::Error;
-use crate::existence::{no_closed_tour, no_open_tour, no_tour};
+use crate::existence::{no_closed_tour, no_open_tour, no_open_tour_between, no_tour};
 use crate::question::TourKind;
 use crate::store::Answer;
 
@@ -92,6 +92,46 @@ impl StartCount {
     /// The number of open tours from `start` on `board`.
     pub fn open(board: Board, start: Square, count: BigUint) -> Self {
         StartCount::new(board, start, TourKind::Open, count)
+    }
+}
+
+/// The number of open tours from one square to another (`count ... --to`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PairCount {
+    /// Board rows.
+    pub rows: u32,
+    /// Board columns.
+    pub cols: u32,
+    /// Start row.
+    pub row: u32,
+    /// Start column.
+    pub col: u32,
+    /// End row.
+    pub to_row: u32,
+    /// End column.
+    pub to_col: u32,
+    /// Always `between`: directed open tours from the start that end on the end.
+    pub kind: &'static str,
+    /// The count.
+    pub count: Count,
+    /// The theorem that makes the count 0 without a search, if one does.
+    pub reason: Option<String>,
+}
+
+impl PairCount {
+    /// The number of open tours from `start` to `end` on `board`.
+    pub fn new(board: Board, start: Square, end: Square, count: BigUint) -> Self {
+        PairCount {
+            rows: board.rows(),
+            cols: board.cols(),
+            row: start.row,
+            col: start.col,
+            to_row: end.row,
+            to_col: end.col,
+            kind: crate::question::AnswerKind::Between.name(),
+            count: Count(count),
+            reason: no_open_tour_between(board, start, end).map(|r| r.to_string()),
+        }
     }
 }
 
@@ -222,6 +262,10 @@ pub struct AnswerRecord {
     pub computed_at: String,
     /// Where it came from: `computed`, `imported from FILE (...)`, `sum of starts (...)`.
     pub source: String,
+    /// End row of a `between` answer, or empty (`null`).
+    pub to_row: Option<u32>,
+    /// End column of a `between` answer, or empty (`null`).
+    pub to_col: Option<u32>,
 }
 
 impl From<&Answer> for AnswerRecord {
@@ -230,7 +274,7 @@ impl From<&Answer> for AnswerRecord {
         AnswerRecord {
             rows: q.board.rows(),
             cols: q.board.cols(),
-            kind: q.kind.name(),
+            kind: q.answer_kind().name(),
             row: q.start.map(|s| s.row),
             col: q.start.map(|s| s.col),
             count: Count(answer.count.clone()),
@@ -239,6 +283,8 @@ impl From<&Answer> for AnswerRecord {
             seconds: answer.seconds,
             computed_at: answer.computed_at.clone().unwrap_or_default(),
             source: answer.source.clone(),
+            to_row: q.end.map(|s| s.row),
+            to_col: q.end.map(|s| s.col),
         }
     }
 }
@@ -282,6 +328,8 @@ impl From<crate::exchange::ExchangeFormat> for Format {
 pub trait Exporter {
     /// One count from one start square.
     fn start_count(&self, answer: &StartCount) -> Result<String, Error>;
+    /// One count of tours between two squares.
+    fn pair_count(&self, answer: &PairCount) -> Result<String, Error>;
     /// A per-square table and the board's totals.
     fn table(&self, table: &CountTable) -> Result<String, Error>;
     /// The closed tours of a board.

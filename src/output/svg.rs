@@ -5,7 +5,7 @@ use std::fmt::Write;
 use num_bigint::BigUint;
 use num_traits::{ToPrimitive, Zero};
 
-use super::{BoardTotal, ClosedReport, Exporter, StartCount};
+use super::{BoardTotal, ClosedReport, Exporter, PairCount, StartCount};
 use crate::count::CountTable;
 use crate::error::Error;
 use crate::store::Answer;
@@ -23,6 +23,10 @@ fn no_picture(what: &str) -> Error {
 
 impl Exporter for SvgExporter {
     fn start_count(&self, _: &StartCount) -> Result<String, Error> {
+        Err(no_picture("a single count"))
+    }
+
+    fn pair_count(&self, _: &PairCount) -> Result<String, Error> {
         Err(no_picture("a single count"))
     }
 

@@ -2,7 +2,7 @@
 
 use std::fmt::Write;
 
-use super::{AnswerRecord, BoardTotal, ClosedReport, Exporter, StartCount};
+use super::{AnswerRecord, BoardTotal, ClosedReport, Exporter, PairCount, StartCount};
 use crate::count::CountTable;
 use crate::error::Error;
 use crate::store::Answer;
@@ -112,6 +112,10 @@ impl Exporter for TextExporter {
                 .as_ref()
                 .map_or("-".to_string(), ToString::to_string)
         ))
+    }
+
+    fn pair_count(&self, answer: &PairCount) -> Result<String, Error> {
+        Ok(format!("{}\n", answer.count))
     }
 
     fn table(&self, table: &CountTable) -> Result<String, Error> {
@@ -233,8 +237,11 @@ impl Exporter for TextExporter {
                 vec![
                     format!("{}x{}", r.rows, r.cols),
                     r.kind.to_string(),
-                    match (r.row, r.col) {
-                        (Some(row), Some(col)) => format!("({row}, {col})"),
+                    match (r.row, r.col, r.to_row, r.to_col) {
+                        (Some(row), Some(col), Some(to_row), Some(to_col)) => {
+                            format!("({row}, {col}) to ({to_row}, {to_col})")
+                        }
+                        (Some(row), Some(col), _, _) => format!("({row}, {col})"),
                         _ => "total".to_string(),
                     },
                     r.count.to_string(),

@@ -26,9 +26,9 @@ use super::{Config, Limits};
 use crate::board::{Board, Square};
 use crate::cancel::CancelFlag;
 use crate::count::CountTable;
-use crate::existence::no_tour;
+use crate::existence::no_tour_for;
 use crate::output::{
-    BoardTotal, ClosedReport, Format, HeatScale, StartCount, TableReport, TourFormat,
+    BoardTotal, ClosedReport, Format, HeatScale, PairCount, StartCount, TableReport, TourFormat,
     legend_colours, to_json, write_tour,
 };
 use crate::question::{Question, TourKind};
@@ -145,9 +145,6 @@ async fn count(State(app): State<App>, query: Pairs) -> Response {
 
 async fn count_answer(app: App, query: Pairs) -> Result<Response, ApiError> {
     let request = CountRequest::parse(pairs(query)?, app.0.limits.wait)?;
-    if let Some(to) = request.to {
-        return Err(between_squares(request.view, to));
-    }
     // The engines' limits first, on questions that are cheap to make: every start of a table
     // takes the same engine as the corner, which no theorem rules out unless it rules out the
     // whole board.
@@ -175,10 +172,7 @@ async fn count_answer(app: App, query: Pairs) -> Result<Response, ApiError> {
     if let Some(stored) = app.stored(&questions).await? {
         return render_count(request.view, request.format, &stored);
     }
-    if questions
-        .iter()
-        .all(|q| no_tour(q.board, q.kind, q.start).is_some())
-    {
+    if questions.iter().all(|q| no_tour_for(q).is_some()) {
         // Theorems answer at once: no job, and no place taken among the jobs.
         let work = app.work(questions);
         let resolution = blocking(move || Ok(work(&CancelFlag::new(), &mut |_| {})?)).await?;
@@ -194,15 +188,6 @@ async fn count_answer(app: App, query: Pairs) -> Result<Response, ApiError> {
         JobState::Cancelled => Err(cancelled(&job)),
         JobState::Running => Ok(job_response(&job, StatusCode::ACCEPTED)),
     }
-}
-
-/// Tours between two squares (`to_row`, `to_col`): the one place that answers them, until
-/// the engines count them (issue 15, `count --to`).
-fn between_squares(_view: CountView, _to: Square) -> ApiError {
-    ApiError::new(
-        StatusCode::NOT_IMPLEMENTED,
-        "tours between two squares are not supported yet",
-    )
 }
 
 fn cancelled(job: &Job) -> ApiError {
@@ -369,6 +354,9 @@ fn count_json(view: CountView, resolution: &Resolution) -> Result<String, ApiErr
             reply(&ClosedReport::new(board, &count), Some(Heat::of(&uniform)))
         }
         CountView::Total(board) => reply(&BoardTotal::new(board, TourKind::Open, &count), None),
+        CountView::Pair(board, start, end) => {
+            reply(&PairCount::new(board, start, end, count), None)
+        }
     })
 }
 
@@ -421,6 +409,9 @@ fn count_csv(view: CountView, resolution: &Resolution) -> Result<String, ApiErro
         CountView::Total(board) => {
             csv.board_totals(&[BoardTotal::new(board, TourKind::Open, &count)])?
         }
+        CountView::Pair(board, start, end) => {
+            csv.pair_count(&PairCount::new(board, start, end, count))?
+        }
     })
 }
 
@@ -432,6 +423,10 @@ fn file_name(view: CountView) -> String {
         CountView::Table(board) => format!("knights-{board}-open"),
         CountView::Closed(board) => format!("knights-{board}-closed"),
         CountView::Total(board) => format!("knights-{board}-open-total"),
+        CountView::Pair(board, start, end) => format!(
+            "knights-{board}-between-{}-{}-{}-{}",
+            start.row, start.col, end.row, end.col
+        ),
     }
 }
 

@@ -6,7 +6,7 @@ use std::time::Duration;
 use crate::board::{Board, Square};
 use crate::input::{parse_coordinate, parse_side};
 use crate::precompute::BoardRange;
-use crate::question::{Question, TourKind};
+use crate::question::{AnswerKind, Question, TourKind};
 use crate::store::AnswerFilter;
 
 use super::reply::ApiError;
@@ -134,6 +134,8 @@ pub enum CountView {
     Closed(Board),
     /// The open totals alone (`count ROWS COLS --total`).
     Total(Board),
+    /// Open tours from one square to another (`count ROWS COLS ROW COL --to ROW2 COL2`).
+    Pair(Board, Square, Square),
 }
 
 impl CountView {
@@ -145,6 +147,7 @@ impl CountView {
             }
             CountView::Closed(board) => vec![Question::total(board, TourKind::Closed)],
             CountView::Total(board) => vec![Question::total(board, TourKind::Open)],
+            CountView::Pair(board, start, end) => vec![Question::between(board, start, end)],
             CountView::Table(board) => std::iter::once(Question::total(board, TourKind::Open))
                 .chain(
                     Question::starts_of_board(board, TourKind::Open)
@@ -160,8 +163,6 @@ impl CountView {
 pub struct CountRequest {
     /// What to show.
     pub view: CountView,
-    /// The far end of tours between two squares (not answered yet).
-    pub to: Option<Square>,
     /// `json` or `csv`.
     pub format: &'static str,
     /// How long to wait for a computation before answering with its job.
@@ -191,10 +192,23 @@ impl CountRequest {
             ));
         }
         let view = match (start, kind) {
+            (Some(square), _) if to == Some(square) => {
+                return Err(ApiError::bad(
+                    "'to_row' and 'to_col' are the start itself: a tour between two squares needs two different squares",
+                ));
+            }
+            (Some(_), TourKind::Closed) if to.is_some() => {
+                return Err(ApiError::bad(
+                    "tours between two squares are open tours: leave out 'kind=closed'",
+                ));
+            }
             (Some(_), _) if total => {
                 return Err(ApiError::bad(
                     "'total' cannot be used with 'row' and 'col': a board total has no start square",
                 ));
+            }
+            (Some(square), _) if to.is_some() => {
+                CountView::Pair(board, square, to.expect("an end was given"))
             }
             (Some(square), kind) => CountView::Start(board, square, kind),
             (None, TourKind::Closed) => CountView::Closed(board),
@@ -212,7 +226,6 @@ impl CountRequest {
             .unwrap_or(wait);
         Ok(CountRequest {
             view,
-            to,
             format: params.format(&["json", "csv"])?,
             wait,
         })
@@ -272,7 +285,7 @@ impl AnswersRequest {
         Ok(AnswersRequest {
             filter: AnswerFilter {
                 board: params.parsed("board", BoardRange::one_board)?,
-                kind: params.parsed("kind", |v| v.parse::<TourKind>())?,
+                kind: params.parsed("kind", |v| v.parse::<AnswerKind>())?,
                 min_squares: params.whole("min_squares")?,
                 max_squares: params.whole("max_squares")?,
             },

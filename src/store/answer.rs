@@ -5,11 +5,12 @@
 use num_bigint::BigUint;
 
 use crate::board::Board;
-use crate::question::{Question, TourKind};
+use crate::question::{AnswerKind, Question};
 
 /// The columns of an answer, in order: the answers table's, and the header of an export.
-/// Exports written before `source` existed have the first ten (and are still read).
-pub const ANSWER_COLUMNS: [&str; 11] = [
+/// Exports written before `source` existed have the first ten, and before pairs the first
+/// eleven (both are still read).
+pub const ANSWER_COLUMNS: [&str; 13] = [
     "rows",
     "cols",
     "kind",
@@ -21,6 +22,8 @@ pub const ANSWER_COLUMNS: [&str; 11] = [
     "seconds",
     "computed_at",
     "source",
+    "to_row",
+    "to_col",
 ];
 
 /// The source of an answer that this store's knights computed.
@@ -110,8 +113,8 @@ impl Answer {
 pub struct AnswerFilter {
     /// Only this board (either orientation).
     pub board: Option<Board>,
-    /// Only this kind.
-    pub kind: Option<TourKind>,
+    /// Only this kind (`between`: the pairs).
+    pub kind: Option<AnswerKind>,
     /// Only boards of at least this many squares.
     pub min_squares: Option<u64>,
     /// Only boards of at most this many squares.

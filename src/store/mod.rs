@@ -33,7 +33,7 @@ use num_bigint::BigUint;
 use rusqlite::{Connection, MAIN_DB, OpenFlags, OptionalExtension, TransactionBehavior, params};
 
 use crate::board::{Board, Square};
-use crate::question::{Question, TourKind};
+use crate::question::{AnswerKind, Question};
 
 pub use answer::{ANSWER_COLUMNS, Answer, AnswerFilter, COMPUTED, ImportReport, SUM, UNRECORDED};
 pub use error::StoreError;
@@ -270,9 +270,9 @@ impl Store {
                 .prepare_cached(
                     "INSERT INTO answers
                         (rows, cols, kind, row, col, count, engine, version, seconds, computed_at,
-                         source)
+                         source, to_row, to_col)
                      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9,
-                             coalesce(?10, strftime('%Y-%m-%dT%H:%M:%SZ', 'now')), ?11)
+                             coalesce(?10, strftime('%Y-%m-%dT%H:%M:%SZ', 'now')), ?11, ?12, ?13)
                      ON CONFLICT DO NOTHING",
                 )
                 .map_err(|e| fail("preparing a write", e))?;
@@ -285,12 +285,13 @@ impl Store {
             for &(line, answer) in answers {
                 let q = answer.question;
                 let (row, col) = start_columns(q.start);
+                let (to_row, to_col) = start_columns(q.end);
                 let count = answer.count.to_string();
                 let changed = insert
                     .execute(params![
                         q.board.rows(),
                         q.board.cols(),
-                        q.kind.name(),
+                        q.answer_kind().name(),
                         row,
                         col,
                         count,
@@ -299,6 +300,8 @@ impl Store {
                         answer.seconds,
                         answer.computed_at,
                         answer.source,
+                        to_row,
+                        to_col,
                     ])
                     .map_err(|e| fail("saving an answer", e))?;
                 if changed == 1 {
@@ -340,20 +343,21 @@ impl Store {
     }
 
     /// The stored answers that pass `filter`, ordered by board size, board, kind, then board
-    /// totals before starts in row-major order.
+    /// totals before starts in row-major order (pairs by start, then end).
     pub fn list(&self, filter: &AnswerFilter) -> Result<Vec<Answer>, StoreError> {
         let board = filter.board.map(|b| b.canonical());
         let mut stmt = self
             .conn
             .prepare(
                 "SELECT rows, cols, kind, row, col, count, engine, version, seconds, computed_at,
-                        source
+                        source, to_row, to_col
                  FROM answers
                  WHERE (?1 IS NULL OR (rows = ?1 AND cols = ?2))
                    AND (?3 IS NULL OR kind = ?3)
                    AND (?4 IS NULL OR rows * cols >= ?4)
                    AND (?5 IS NULL OR rows * cols <= ?5)
-                 ORDER BY rows * cols, rows, cols, kind, coalesce(row, -1), coalesce(col, -1)",
+                 ORDER BY rows * cols, rows, cols, kind, coalesce(row, -1), coalesce(col, -1),
+                          coalesce(to_row, -1), coalesce(to_col, -1)",
             )
             .map_err(|e| self.error("preparing a listing", e))?;
         let rows = stmt
@@ -378,30 +382,46 @@ impl Store {
                         r.get::<_, f64>(8)?,
                         r.get::<_, String>(9)?,
                         r.get::<_, String>(10)?,
+                        r.get::<_, Option<u32>>(11)?,
+                        r.get::<_, Option<u32>>(12)?,
                     ))
                 },
             )
             .map_err(|e| self.error("listing answers", e))?;
         let mut answers = Vec::new();
         for row in rows {
-            let (rows, cols, kind, row, col, count, engine, version, seconds, computed_at, source) =
-                row.map_err(|e| self.error("listing answers", e))?;
+            let (
+                rows,
+                cols,
+                kind,
+                row,
+                col,
+                count,
+                engine,
+                version,
+                seconds,
+                computed_at,
+                source,
+                to_row,
+                to_col,
+            ) = row.map_err(|e| self.error("listing answers", e))?;
             let damaged = |detail: String| StoreError::Damaged {
                 path: self.path.clone(),
                 detail,
             };
             let board = Board::new(rows, cols).map_err(|e| damaged(e.to_string()))?;
-            let kind: TourKind = kind.parse().map_err(damaged)?;
-            let start = match (row, col) {
+            let kind: AnswerKind = kind.parse().map_err(damaged)?;
+            let square = |row: Option<u32>, col: Option<u32>| match (row, col) {
                 (Some(row), Some(col)) => Some(Square::new(row, col)),
                 _ => None,
             };
+            let (start, end) = (square(row, col), square(to_row, to_col));
             answers.push(Answer {
                 question: Question {
                     board,
-                    kind,
+                    kind: kind.tour_kind(),
                     start,
-                    end: None,
+                    end,
                 },
                 count: self.parse_count(&count)?,
                 engine,
@@ -456,20 +476,25 @@ fn immutable_uri(path: &Path) -> PathBuf {
 /// parameters of [`question_key`].
 macro_rules! question_key_sql {
     () => {
-        "rows = ?1 AND cols = ?2 AND kind = ?3 AND coalesce(row, -1) = ?4 AND coalesce(col, -1) = ?5"
+        "rows = ?1 AND cols = ?2 AND kind = ?3 AND coalesce(row, -1) = ?4 AND coalesce(col, -1) = ?5 \
+         AND coalesce(to_row, -1) = ?6 AND coalesce(to_col, -1) = ?7"
     };
 }
 use question_key_sql;
 
-/// The parameters of [`question_key_sql`]: a board total has row and column -1.
-fn question_key(q: &Question) -> (u32, u32, &'static str, i64, i64) {
+/// The parameters of [`question_key_sql`]: a board total has row and column -1, and all but
+/// pairs have an end of -1.
+fn question_key(q: &Question) -> (u32, u32, &'static str, i64, i64, i64, i64) {
     let (row, col) = start_columns(q.start);
+    let (to_row, to_col) = start_columns(q.end);
     (
         q.board.rows(),
         q.board.cols(),
-        q.kind.name(),
+        q.answer_kind().name(),
         row.unwrap_or(-1),
         col.unwrap_or(-1),
+        to_row.unwrap_or(-1),
+        to_col.unwrap_or(-1),
     )
 }
 
@@ -483,6 +508,7 @@ fn start_columns(start: Option<Square>) -> (Option<i64>, Option<i64>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::question::TourKind;
 
     #[test]
     fn saves_and_finds_answers() {

@@ -41,6 +41,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "0003_provenance.sql",
         sql: include_str!("../../migrations/0003_provenance.sql"),
     },
+    Migration {
+        version: 4,
+        name: "0004_between.sql",
+        sql: include_str!("../../migrations/0004_between.sql"),
+    },
 ];
 
 /// The schema version this build writes.

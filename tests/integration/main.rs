@@ -11,6 +11,7 @@ mod files;
 mod frontier;
 mod input;
 mod limits;
+mod pairs;
 mod serve;
 mod store;
 mod symmetry;

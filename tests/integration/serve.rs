@@ -292,6 +292,60 @@ fn counts_equal_the_commands_json_and_csv() {
     assert!(svg.contains(r##"fill="#253494""##) && svg.contains(r##"fill="#d9d9d9""##));
 }
 
+/// Tours between two squares: the command's records, computed once and then from the store,
+/// for the pair asked, its mirror image and its reverse alike.
+#[test]
+fn pairs_equal_the_commands_json_and_csv() {
+    let server = Server::start(&[]);
+    for (path, args) in [
+        (
+            "/api/count?rows=5&cols=5&row=0&col=0&to_row=4&to_col=4",
+            &["count", "5", "5", "0", "0", "--to", "4", "4"][..],
+        ),
+        (
+            "/api/count?rows=4&cols=5&row=0&col=0&to_row=3&to_col=4",
+            &["count", "4", "5", "0", "0", "--to", "3", "4"],
+        ),
+        (
+            // A theorem's zero: the two ends have the same colour on an even board.
+            "/api/count?rows=6&cols=6&row=0&col=0&to_row=5&to_col=5",
+            &["count", "6", "6", "0", "0", "--to", "5", "5"],
+        ),
+    ] {
+        let first = server.get(path);
+        assert_eq!(first.status, 200, "{path}: {}", first.body);
+        let api = first.json();
+        let mut json_args = args.to_vec();
+        json_args.extend(["--format", "json"]);
+        let command: Value = serde_json::from_str(&command_output(&json_args)).unwrap();
+        assert_contains_record(&api, &command);
+        assert_eq!(api["kind"], "between");
+        assert_eq!(api["source"], "computed", "{path}");
+        let again = server.get(path).json();
+        assert_eq!(again["source"], "store", "{path}");
+        assert_contains_record(&again, &command);
+        let mut csv_args = args.to_vec();
+        csv_args.extend(["--format", "csv"]);
+        let csv = server.get(&format!("{path}&format=csv"));
+        assert_eq!(csv.status, 200);
+        assert_eq!(csv.body, command_output(&csv_args), "{path}");
+    }
+    let zero = server
+        .get("/api/count?rows=6&cols=6&row=0&col=0&to_row=5&to_col=5")
+        .json();
+    assert_eq!(zero["count"], "0");
+    assert_eq!(zero["engine"], "theorem");
+    // The reverse of a stored pair (and its mirror image) is the same stored answer.
+    for path in [
+        "/api/count?rows=5&cols=5&row=4&col=4&to_row=0&to_col=0",
+        "/api/count?rows=5&cols=5&row=0&col=4&to_row=4&to_col=0",
+        "/api/count?rows=5&cols=4&row=4&col=3&to_row=0&to_col=0",
+    ] {
+        let reply = server.get(path).json();
+        assert_eq!(reply["source"], "store", "{path}");
+    }
+}
+
 #[test]
 fn tours_equal_the_commands_and_say_why_when_there_is_none() {
     let server = Server::start(&[]);
@@ -550,9 +604,19 @@ fn bad_parameters_answer_400_with_the_commands_message() {
             "give 'to_row' and 'to_col' together",
         ),
         (
-            "/api/count?rows=5&cols=5&row=0&col=0&to_row=4&to_col=4",
-            501,
-            "tours between two squares are not supported yet",
+            "/api/count?rows=5&cols=5&row=0&col=0&to_row=0&to_col=0",
+            400,
+            "are the start itself",
+        ),
+        (
+            "/api/count?rows=5&cols=5&row=0&col=0&to_row=4&to_col=4&kind=closed",
+            400,
+            "tours between two squares are open tours",
+        ),
+        (
+            "/api/count?rows=5&cols=5&row=0&col=0&to_row=4&to_col=4&total",
+            400,
+            "'total' cannot be used",
         ),
         (
             "/api/count?rows=9&cols=9",

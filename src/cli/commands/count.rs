@@ -1,15 +1,17 @@
-//! `knights count`: open tours from one square, the per-square table, or a board's totals.
+//! `knights count`: open tours from one square (or from one square to another), the per-square
+//! table, or a board's totals.
 
 use std::time::Instant;
 
 use anyhow::Result;
 use knights::count::CountTable;
 use knights::existence;
-use knights::output::{BoardTotal, ClosedReport, Format, StartCount};
+use knights::output::{BoardTotal, ClosedReport, Format, PairCount, StartCount};
 use knights::question::{Question, TourKind};
 use knights::resolve;
 use knights::{Board, Square};
 
+use crate::cli::exit::CliError;
 use crate::cli::flags::{EngineArgs, KindFlag};
 use crate::cli::io::{WorkBar, print};
 use crate::cli::session::Session;
@@ -22,6 +24,7 @@ use crate::cli::values::{CountFormatArg, parse_coordinate, parse_side};
 Examples:
   knights count 5 4 0 0             32 (open tours from the corner of a 5x4 board)
   knights count 5 5 2 2             64
+  knights count 5 5 0 0 --to 4 4    open tours from one corner that end on the opposite one
   knights count 5 5                 the table of all 25 squares, and the board's totals
   knights count 6 6 --format json   the same as JSON (counts are strings of digits)"
 )]
@@ -38,6 +41,16 @@ pub struct Args {
     /// Start column, 0-based.
     #[arg(value_parser = parse_coordinate)]
     col: Option<u32>,
+    /// End square: count only the open tours from ROW COL that end on ROW2 COL2.
+    #[arg(
+        long,
+        num_args = 2,
+        value_names = ["ROW2", "COL2"],
+        value_parser = parse_coordinate,
+        requires = "row",
+        conflicts_with_all = ["closed", "total"]
+    )]
+    to: Option<Vec<u32>>,
     #[command(flatten)]
     kind: KindFlag,
     /// Only the board's totals (directed and undirected), without the per-square table.
@@ -69,6 +82,27 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
     };
     let kind = args.kind.kind();
     let settings = session.settings(args.engine.engine);
+    if let (Some(start), Some(to)) = (start, args.to.as_deref()) {
+        let end = Square::new(to[0], to[1]);
+        if !board.contains(end) {
+            return Err(CliError::bad_input(format!(
+                "--to {} {} is outside the {board} board (rows 0 to {}, columns 0 to {})",
+                end.row,
+                end.col,
+                board.rows() - 1,
+                board.cols() - 1
+            ))
+            .into());
+        }
+        if end == start {
+            return Err(CliError::bad_input(format!(
+                "--to {} {} is the start itself: a tour between two squares needs two different squares",
+                end.row, end.col
+            ))
+            .into());
+        }
+        return run_pair(&args, session, board, start, end);
+    }
     // Every start of a board goes to the same engine: one check before the starts are listed.
     if kind == TourKind::Open && start.is_none() && !args.total {
         let corner = Question::from_start(board, Square::new(0, 0), kind);
@@ -125,6 +159,51 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
         text.push_str(&format!(
             "why: {}\n",
             existence::explain(board, kind, start, count)
+        ));
+    }
+    if args.stats {
+        eprintln!(
+            "{}; {:.3} s; memory budget {}",
+            resolution.source(&questions),
+            clock.elapsed().as_secs_f64(),
+            session.memory
+        );
+    }
+    print(&text)
+}
+
+/// `--to`: the open tours from `start` that end on `end` (directed), one question.
+fn run_pair(
+    args: &Args,
+    session: &Session,
+    board: Board,
+    start: Square,
+    end: Square,
+) -> Result<()> {
+    let settings = session.settings(args.engine.engine);
+    let questions = [Question::between(board, start, end)];
+    resolve::check_engines(&questions, &settings)?;
+    let mut store = session.store()?;
+    let clock = Instant::now();
+    let bar = WorkBar::new(false, &session.cancel);
+    let resolution = resolve::resolve(&questions, store.as_deref_mut(), &settings, &mut |event| {
+        bar.report(event)
+    });
+    drop(bar);
+    let resolution = resolution?;
+    for note in &resolution.notes {
+        eprintln!("note: {note}");
+    }
+    let format = Format::from(args.format);
+    let count = resolution.count(&questions[0]);
+    let mut text =
+        format
+            .exporter()
+            .pair_count(&PairCount::new(board, start, end, count.clone()))?;
+    if args.explain && format == Format::Table {
+        text.push_str(&format!(
+            "why: {}\n",
+            existence::explain_between(board, start, end, count)
         ));
     }
     if args.stats {
