@@ -12,6 +12,7 @@ mod frontier;
 mod input;
 mod limits;
 mod serve;
+mod shards;
 mod store;
 mod symmetry;
 mod tours;
