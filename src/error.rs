@@ -122,7 +122,7 @@ pub enum Error {
 
     /// A merge of shards that is refused (missing shards, conflicting stores).
     #[error(transparent)]
-    Shards(#[from] crate::shards::ShardError),
+    Shards(Box<crate::shards::ShardError>),
 
     /// An output or option that does not apply to the question.
     #[error("{0}")]

@@ -81,14 +81,14 @@ fn gather<'a>(
                 None => first = Some((answer, &store.path)),
                 Some((kept, path)) if kept.count != answer.count => {
                     if strict {
-                        return Err(Error::Shards(super::ShardError::Conflict {
+                        return Err(Error::Shards(Box::new(super::ShardError::Conflict {
                             id: shard.id.clone(),
                             question: shard.question.to_string(),
                             first: path.to_string(),
                             first_count: kept.count.to_string(),
                             second: store.path.clone(),
                             second_count: answer.count.to_string(),
-                        }));
+                        })));
                     }
                     conflicting.push(shard.id.clone());
                     break;
@@ -149,11 +149,11 @@ pub fn merge(plan: &Plan, stores: &[StoreAnswers], into: &str) -> Result<Merged,
         .map(|(shard, _)| shard.id.as_str())
         .collect();
     if !missing.is_empty() {
-        return Err(Error::Shards(super::ShardError::Missing {
+        return Err(Error::Shards(Box::new(super::ShardError::Missing {
             missing: missing.len(),
             shards: plan.shards.len(),
             ids: abbreviate(&missing),
-        }));
+        })));
     }
     let no_totals = HashMap::new();
     for (answer, path) in found.iter().flatten() {

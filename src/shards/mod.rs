@@ -257,14 +257,13 @@ pub fn run(
 pub fn ruled_out(question: &Question) -> bool {
     let board = question.board;
     let ends_ruled_out = |square: Square| no_open_tour(board, Some(square)).is_some();
+    let even = board.squares().is_multiple_of(2);
     match (question.start, question.end) {
         (Some(start), Some(end)) => {
             ends_ruled_out(start)
                 || ends_ruled_out(end)
-                || (board.squares() % 2 == 0
-                    && Board::is_corner_colour(start) == Board::is_corner_colour(end))
-                || (board.squares() % 2 == 1
-                    && !(Board::is_corner_colour(start) && Board::is_corner_colour(end)))
+                || (even && Board::is_corner_colour(start) == Board::is_corner_colour(end))
+                || (!even && (!Board::is_corner_colour(start) || !Board::is_corner_colour(end)))
         }
         (start, _) => no_open_tour(board, start).is_some(),
     }
