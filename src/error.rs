@@ -120,6 +120,10 @@ pub enum Error {
         why: String,
     },
 
+    /// A merge of shards that is refused (missing shards, conflicting stores).
+    #[error(transparent)]
+    Shards(Box<crate::shards::ShardError>),
+
     /// An output or option that does not apply to the question.
     #[error("{0}")]
     Unsupported(String),

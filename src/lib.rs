@@ -13,7 +13,7 @@
 //! * [`trust`]: what any count must satisfy — the theorems, parity, a bound from the board's
 //!   moves, totals equal to the sum of their starts — checked wherever a count is believed.
 //! * [`error`]: the library's [`Error`], which wraps the board's, the input's and the store's
-//!   errors.
+//!   errors (and the refusals of a shard merge, [`shards::ShardError`]).
 //! * [`cancel`]: stopping long work cleanly (Ctrl-C); [`memory`]: the memory budget of the
 //!   engines' tables; [`graph`]: the knight graph of a board of at most 64 squares, as bitsets.
 //! * [`count`]: the engines — the memoized engine ([`count::memo`]), the frontier engine
@@ -27,6 +27,8 @@
 //!   [`trust`], the engines' reach, and recounts by the engines.
 //! * [`serve`]: the web page and the JSON API over the store (`knights serve`), on top of
 //!   everything else.
+//! * [`shards`]: one board's count split into independent shards for many machines: plans,
+//!   workers' runs (through [`resolve`]) and the merge of their stores.
 //! * [`batch`]: answering lists of queries in input order; [`series`]: tables of board totals,
 //!   `ROWS × n` for a range of `n`; [`precompute`]: choosing boards to fill the store with.
 #![deny(missing_docs)]
@@ -47,6 +49,7 @@ pub mod question;
 pub mod resolve;
 pub mod series;
 pub mod serve;
+pub mod shards;
 pub mod store;
 pub mod tour;
 pub mod trust;

@@ -15,7 +15,7 @@ use clap::{Parser, Subcommand};
 use knights::{CancelFlag, MemoryBudget};
 
 use commands::{
-    batch, count, export, import, precompute, query, series, serve, solve, tour, verify,
+    batch, count, export, import, precompute, query, series, serve, shards, solve, tour, verify,
 };
 use session::Session;
 
@@ -32,6 +32,7 @@ Examples:
   knights series 3 --cols 4..40 --closed    closed tours of every 3xn board, one line each
   knights tour 8 8 0 0                      one tour, printed as step numbers on the board
   knights serve                             a page to explore boards and watch tours, and a JSON API
+  knights shards plan 7 7 -o plan.jsonl     split a board's count for many machines (see its help)
 
 Every answer is kept in the answer store (an SQLite file): --db PATH, else $KNIGHTS_DB, else
 knights/answers.db in your data directory (~/.local/share on Linux).";
@@ -91,6 +92,9 @@ enum Command {
     Verify(verify::Args),
     /// Serve a web page to explore boards and watch tours, and a JSON API over the store.
     Serve(serve::Args),
+    /// Count one board on many machines: plan its shards, run workers into stores of their
+    /// own, merge them (plan, run, merge, status).
+    Shards(shards::Args),
 }
 
 /// Runs the command `cli` names.
@@ -113,5 +117,6 @@ pub fn run(cli: Cli, cancel: &CancelFlag) -> Result<()> {
         Command::Tour(args) => tour::run(args, &session),
         Command::Verify(args) => verify::run(args, &session),
         Command::Serve(args) => serve::run(args, &session),
+        Command::Shards(args) => shards::run(args, &session),
     }
 }

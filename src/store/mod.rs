@@ -99,6 +99,34 @@ impl Store {
         Ok(store)
     }
 
+    /// Opens an existing store for reading only, whether or not this process could write it
+    /// (to merge other processes' stores, say): [`Store::save`] keeps nothing and
+    /// [`Store::import`] is refused. The same checks as [`Store::open`] are made first; a
+    /// path where no file is is refused, never created.
+    pub fn open_read_only(path: &Path) -> Result<Store, StoreError> {
+        let shown = path.display().to_string();
+        check_directory(path, &shown)?;
+        if !check_kind(path, &shown)? {
+            return Err(StoreError::CannotOpen {
+                path: shown,
+                reason: "there is no such file".into(),
+            });
+        }
+        inspect_file(path, &shown)?;
+        let conn = open_read_only(path).map_err(|e| StoreError::CannotOpen {
+            path: shown.clone(),
+            reason: e.to_string(),
+        })?;
+        let mut store = Store {
+            conn,
+            path: shown,
+            read_only: true,
+            unsaved: 0,
+        };
+        store.prepare()?;
+        Ok(store)
+    }
+
     /// A store held in memory only (for tests and `--no-cache`-like uses).
     pub fn open_in_memory() -> Result<Store, StoreError> {
         let conn = Connection::open_in_memory().map_err(|e| StoreError::CannotOpen {

@@ -13,6 +13,7 @@ mod input;
 mod limits;
 mod pairs;
 mod serve;
+mod shards;
 mod store;
 mod symmetry;
 mod tours;

@@ -8,6 +8,7 @@ pub mod precompute;
 pub mod query;
 pub mod series;
 pub mod serve;
+pub mod shards;
 pub mod solve;
 pub mod tour;
 pub mod verify;

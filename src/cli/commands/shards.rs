@@ -1,0 +1,324 @@
+//! `knights shards plan|run|merge|status`: one board's open-tour table, counted as independent
+//! shards by many workers (each with a store file of its own), then merged. The work is the
+//! library's ([`knights::shards`]); this file parses, dispatches and prints.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::Result;
+use clap::{Subcommand, ValueEnum};
+use knights::Board;
+use knights::input::plural;
+use knights::output::Format;
+use knights::shards::{self, Plan, PlanFormat, Split, StoreAnswers};
+use knights::store::Store;
+
+use crate::cli::exit::CliError;
+use crate::cli::flags::EngineArgs;
+use crate::cli::io::{WorkBar, in_file, open_input, print, write_file};
+use crate::cli::session::Session;
+use crate::cli::values::{CountFormatArg, parse_side};
+
+#[derive(Debug, clap::Args)]
+#[command(after_help = "\
+A board's per-square table of open tours is a weighted sum of independent questions: one per
+symmetry class of start squares (--by start), or of (start, end) pairs (--by pair). A plan lists
+them as shards; each worker computes its share into its own store file (--db), on any machine
+and under any scheduler; a merge checks every shard and adds them up.
+
+Examples:
+  knights shards plan 6 6 -o plan.jsonl
+  knights --db w0.db shards run plan.jsonl --worker 0 --workers 3     (and 1, 2 elsewhere)
+  knights shards status plan.jsonl --from w0.db w1.db w2.db
+  knights shards merge plan.jsonl --from w0.db w1.db w2.db            the table of 6x6")]
+pub struct Args {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Write the plan of a board: its shards, with ids, questions, weights and estimates.
+    Plan(PlanArgs),
+    /// Compute one worker's shards into the store (--db); repeat it after an interruption.
+    Run(RunArgs),
+    /// Check the workers' stores, add the shards up, store the table and print it.
+    Merge(MergeArgs),
+    /// How many shards are done, which are missing, and the time spent so far.
+    Status(StatusArgs),
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum SplitArg {
+    /// One shard per symmetry class of start squares.
+    Start,
+    /// One shard per class of ordered (start, end) pairs (the count of a pair equals its
+    /// reverse's).
+    Pair,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum PlanFormatArg {
+    /// One JSON object per line.
+    Jsonl,
+    /// CSV after a `#` header line.
+    Csv,
+}
+
+#[derive(Debug, clap::Args)]
+#[command(after_help = "\
+The plan (JSON lines by default) starts with a header that describes the board, the split and
+the plan's version:
+  {\"plan\":\"knights shards\",\"version\":1,\"rows\":6,\"cols\":7,\"by\":\"start\",\"shards\":12,\"weight\":42}
+then one line per shard:
+  {\"id\":\"6x7-s0\",\"rows\":6,\"cols\":7,\"row\":0,\"col\":0,\"weight\":4,\"estimate\":1}
+  - id: BOARD-sN (by start) or BOARD-pN (by pair) on the board turned to rows <= cols; N is the
+    shard's place in the plan. Ids never change for a board and split within a plan version.
+  - rows, cols, row, col (and to_row, to_col by pair): the canonical question.
+  - weight: how many squares (by start) or ordered pairs of distinct squares (by pair) of the
+    board the question stands for. Weights add up to the squares, or squares x (squares - 1).
+  - estimate: a relative cost, not a time: 1 for a shard that needs a search, 0 for a zero that
+    a theorem decides (by pair: the colour rule, the two ends of an open tour differ in colour on
+    an even board and are both of the corners' colour on an odd one). These zeros are in the plan,
+    so that the weights account for every pair; they cost nothing to run.
+CSV has the header as a comment line `# knights shards plan version=1 rows=... by=...`, then
+`id,rows,cols,row,col,to_row,to_col,weight,estimate` (to_row, to_col empty by start).
+
+Reading a plan checks it against the plan of its board and split; a changed, repeated, missing
+or truncated line is refused with its line number (exit 2).
+
+Examples:
+  knights shards plan 6 6 -o plan.jsonl
+  knights shards plan 8 8 --by pair --format csv -o plan.csv")]
+struct PlanArgs {
+    /// Number of rows.
+    #[arg(value_parser = parse_side)]
+    rows: u32,
+    /// Number of columns.
+    #[arg(value_parser = parse_side)]
+    cols: u32,
+    /// One shard per class of start squares, or per class of (start, end) pairs.
+    #[arg(long, value_enum, default_value_t = SplitArg::Start)]
+    by: SplitArg,
+    /// The plan's format.
+    #[arg(long, value_enum, default_value_t = PlanFormatArg::Jsonl)]
+    format: PlanFormatArg,
+    /// The file to write (replaced only once complete), or `-` for standard output.
+    #[arg(long, short, value_name = "FILE", default_value = "-")]
+    output: PathBuf,
+}
+
+#[derive(Debug, clap::Args)]
+#[command(after_help = "\
+Worker I of N computes the shards whose place in the plan is I modulo N, into the store given by
+--db (or $KNIGHTS_DB): give every worker a store file of its own. What the store already has is
+skipped and every answer is saved as it is finished, so a worker that was stopped (Ctrl-C, a
+kill, a lost machine) is simply run again.
+
+Examples:
+  knights --db w1.db shards run plan.jsonl --worker 1 --workers 4
+  knights --db w1.db shards run plan.jsonl --shard 6x6-s3")]
+struct RunArgs {
+    /// The plan file (`-` for standard input).
+    plan: PathBuf,
+    /// This worker's number, from 0 to N-1.
+    #[arg(long, value_name = "I", default_value_t = 0)]
+    worker: u64,
+    /// The number of workers N.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    workers: u64,
+    /// Only this shard (instead of a worker's share).
+    #[arg(long, value_name = "ID", conflicts_with_all = ["worker", "workers"])]
+    shard: Option<String>,
+    #[command(flatten)]
+    engine: EngineArgs,
+    /// No progress bar.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+#[derive(Debug, clap::Args)]
+#[command(after_help = "\
+Every store is read, never written; every shard must be in one of them, with the same count in
+every store that has it, and a count that no theorem, parity or bound contradicts. Then the
+per-square table and the board's open total are stored in the store of --db (or $KNIGHTS_DB) as
+ordinary answers (source `merged from FILE`), all or nothing, and the table is printed as
+`knights count` prints it.
+
+Examples:
+  knights shards merge plan.jsonl --from w0.db w1.db w2.db
+  knights shards merge plan.jsonl --from results/*.db --format json")]
+struct MergeArgs {
+    /// The plan file (`-` for standard input).
+    plan: PathBuf,
+    /// The workers' stores; by default the store of --db (or $KNIGHTS_DB) alone.
+    #[arg(long, value_name = "STORE", num_args = 1..)]
+    from: Vec<PathBuf>,
+    /// Output format.
+    #[arg(long, short, value_enum, default_value_t = CountFormatArg::Table)]
+    format: CountFormatArg,
+}
+
+#[derive(Debug, clap::Args)]
+#[command(after_help = "\
+Example:
+  knights shards status plan.jsonl --from w0.db w1.db w2.db")]
+struct StatusArgs {
+    /// The plan file (`-` for standard input).
+    plan: PathBuf,
+    /// The workers' stores; by default the store of --db (or $KNIGHTS_DB) alone.
+    #[arg(long, value_name = "STORE", num_args = 1..)]
+    from: Vec<PathBuf>,
+}
+
+pub fn run(args: Args, session: &Session) -> Result<()> {
+    match args.command {
+        Command::Plan(args) => plan(args),
+        Command::Run(args) => run_worker(args, session),
+        Command::Merge(args) => merge(args, session),
+        Command::Status(args) => status(args, session),
+    }
+}
+
+fn plan(args: PlanArgs) -> Result<()> {
+    let board = Board::new(args.rows, args.cols)?;
+    let split = match args.by {
+        SplitArg::Start => Split::Start,
+        SplitArg::Pair => Split::Pair,
+    };
+    let format = match args.format {
+        PlanFormatArg::Jsonl => PlanFormat::Jsonl,
+        PlanFormatArg::Csv => PlanFormat::Csv,
+    };
+    let plan = Plan::new(board, split);
+    write_file(&args.output, &shards::write_plan(&plan, format))?;
+    if args.output.as_os_str() != "-" {
+        eprintln!(
+            "wrote the plan of {board} by {split}: {} shards, to {}",
+            plan.shards.len(),
+            args.output.display()
+        );
+    }
+    Ok(())
+}
+
+fn read_plan(path: &Path) -> Result<Plan> {
+    let (name, reader) = open_input(path)?;
+    shards::read_plan(reader).map_err(|e| in_file(&name, e))
+}
+
+fn run_worker(args: RunArgs, session: &Session) -> Result<()> {
+    let plan = read_plan(&args.plan)?;
+    plan.check_storable()?;
+    let mine = match &args.shard {
+        Some(id) => vec![plan.shard(id).ok_or_else(|| {
+            CliError::bad_input(format!(
+                "{id} is not a shard of the plan {} ({} by {}: ids {} to {})",
+                args.plan.display(),
+                plan.board,
+                plan.split,
+                plan.shards[0].id,
+                plan.shards[plan.shards.len() - 1].id
+            ))
+        })?],
+        None => plan.for_worker(args.worker, args.workers)?,
+    };
+    let mut store = session.writable_store("shards run", false)?;
+    let settings = session.settings(args.engine.engine);
+    let clock = Instant::now();
+    let bar = WorkBar::new(args.quiet, &session.cancel);
+    let report = shards::run(&mine, &mut store, &settings, &mut |event| bar.report(event));
+    drop(bar);
+    let report = report?;
+    let who = match &args.shard {
+        Some(id) => format!("shard {id}"),
+        None => format!("worker {} of {}", args.worker, args.workers),
+    };
+    eprintln!(
+        "{who}: {} {}, {} computed, {} already stored, {:.3} s; store {}",
+        mine.len(),
+        plural(mine.len(), "shard", "shards"),
+        report.computed,
+        report.skipped,
+        clock.elapsed().as_secs_f64(),
+        store.path()
+    );
+    Ok(())
+}
+
+/// The stores named by --from, else the session's store, each read for the plan's shards.
+fn read_stores(plan: &Plan, from: &[PathBuf], session: &Session) -> Result<Vec<StoreAnswers>> {
+    let paths = if from.is_empty() {
+        vec![session.store_path()?]
+    } else {
+        from.to_vec()
+    };
+    paths
+        .iter()
+        .map(|path| {
+            let store = Store::open_read_only(path).map_err(knights::Error::from)?;
+            Ok(StoreAnswers::read(&store, plan)?)
+        })
+        .collect()
+}
+
+fn merge(args: MergeArgs, session: &Session) -> Result<()> {
+    let plan = read_plan(&args.plan)?;
+    plan.check_storable()?;
+    let stores = read_stores(&plan, &args.from, session)?;
+    // Answers read from the store they go to keep their source.
+    let target = session.store_path()?;
+    let same_file = |path: &Path| match (path.canonicalize(), target.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => path == target,
+    };
+    let into = match args.from.iter().find(|path| same_file(path)) {
+        Some(path) => path.display().to_string(),
+        None => target.display().to_string(),
+    };
+    let merged = shards::merge(&plan, &stores, &into)?;
+    let mut store = session.writable_store("shards merge", false)?;
+    let numbered: Vec<(usize, _)> = merged.answers.iter().map(|a| (0, a.clone())).collect();
+    let report = store.import(&numbered).map_err(knights::Error::from)?;
+    eprintln!(
+        "merged {} shards of {} by {} from {} {} into {}: {} new answers, {} already stored",
+        plan.shards.len(),
+        plan.board,
+        plan.split,
+        stores.len(),
+        plural(stores.len(), "store", "stores"),
+        store.path(),
+        report.added,
+        report.already_stored
+    );
+    let text = Format::from(args.format).exporter().table(&merged.table)?;
+    print(&text)
+}
+
+fn status(args: StatusArgs, session: &Session) -> Result<()> {
+    let plan = read_plan(&args.plan)?;
+    plan.check_storable()?;
+    let stores = read_stores(&plan, &args.from, session)?;
+    let status = shards::status(&plan, &stores);
+    let mut text = format!(
+        "{} by {}: {} of {} shards done ({:.1}% of the estimate), {:.3} s of computing so far\n",
+        plan.board,
+        plan.split,
+        status.done,
+        status.shards,
+        status.fraction * 100.0,
+        status.seconds
+    );
+    let ids =
+        |ids: &[String]| shards::abbreviate(&ids.iter().map(String::as_str).collect::<Vec<_>>());
+    if !status.missing.is_empty() {
+        text.push_str(&format!("missing: {}\n", ids(&status.missing)));
+    }
+    if !status.conflicting.is_empty() {
+        text.push_str(&format!(
+            "conflicting counts (a merge will refuse them): {}\n",
+            ids(&status.conflicting)
+        ));
+    }
+    print(&text)
+}

@@ -1,0 +1,242 @@
+//! Merging the workers' stores: every shard present, the same count wherever it is stored
+//! twice, each count believable on its own; then the per-square table and the directed total
+//! as the weighted sums of the shards. Nothing is decided here about storing: [`merge`] gives
+//! the answers, and the caller stores them all or none.
+
+use std::collections::HashMap;
+
+use num_bigint::BigUint;
+
+use super::{Plan, Split, abbreviate};
+use crate::count::CountTable;
+use crate::error::Error;
+use crate::existence::no_tour;
+use crate::question::{Question, TourKind};
+use crate::resolve::{THEOREM, check_stored};
+use crate::store::{Answer, SUM, Store};
+
+/// What one store holds of a plan's shards.
+#[derive(Clone, Debug)]
+pub struct StoreAnswers {
+    /// The store's path, for messages and sources.
+    pub path: String,
+    /// Its answers to the plan's questions.
+    pub answers: HashMap<Question, Answer>,
+}
+
+impl StoreAnswers {
+    /// Looks up the plan's questions in `store`.
+    pub fn read(store: &Store, plan: &Plan) -> Result<StoreAnswers, Error> {
+        plan.check_storable()?;
+        let questions: Vec<Question> = plan.shards.iter().map(|s| s.question).collect();
+        Ok(StoreAnswers {
+            path: store.path().to_string(),
+            answers: store.lookup(&questions)?,
+        })
+    }
+}
+
+/// The outcome of a merge.
+#[derive(Clone, Debug)]
+pub struct Merged {
+    /// The per-square table, on the plan's board as it was asked.
+    pub table: CountTable,
+    /// The answers to store: one per canonical start, then the open total.
+    pub answers: Vec<Answer>,
+}
+
+/// How far a plan has come, for `knights shards status`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ShardStatus {
+    /// Shards with an answer in some store.
+    pub done: usize,
+    /// Shards in the plan.
+    pub shards: usize,
+    /// The ids of the shards no store has, in plan order.
+    pub missing: Vec<String>,
+    /// The ids of the shards two stores give different counts for.
+    pub conflicting: Vec<String>,
+    /// Seconds of computation of the answers found (the first store's, for a shard in two).
+    pub seconds: f64,
+    /// The done shards' share of the plan's estimates (1 when every estimate is 0).
+    pub fraction: f64,
+}
+
+/// Each shard's answer, and the store it came from (the first that has it), in plan order;
+/// `None` where no store has one. A shard whose count differs between two stores stops it.
+fn gather<'a>(
+    plan: &Plan,
+    stores: &'a [StoreAnswers],
+    strict: bool,
+    conflicting: &mut Vec<String>,
+) -> Result<Vec<Option<(&'a Answer, &'a str)>>, Error> {
+    let mut found = Vec::with_capacity(plan.shards.len());
+    for shard in &plan.shards {
+        let mut first: Option<(&Answer, &str)> = None;
+        for store in stores {
+            let Some(answer) = store.answers.get(&shard.question) else {
+                continue;
+            };
+            match first {
+                None => first = Some((answer, &store.path)),
+                Some((kept, path)) if kept.count != answer.count => {
+                    if strict {
+                        return Err(Error::Shards(Box::new(super::ShardError::Conflict {
+                            id: shard.id.clone(),
+                            question: shard.question.to_string(),
+                            first: path.to_string(),
+                            first_count: kept.count.to_string(),
+                            second: store.path.clone(),
+                            second_count: answer.count.to_string(),
+                        })));
+                    }
+                    conflicting.push(shard.id.clone());
+                    break;
+                }
+                Some(_) => {}
+            }
+        }
+        found.push(first);
+    }
+    Ok(found)
+}
+
+/// How far the plan has come in `stores`.
+pub fn status(plan: &Plan, stores: &[StoreAnswers]) -> ShardStatus {
+    let mut conflicting = Vec::new();
+    let found = gather(plan, stores, false, &mut conflicting).expect("not strict");
+    let (mut done_estimate, mut all_estimate, mut seconds) = (0u64, 0u64, 0.0);
+    let mut missing = Vec::new();
+    for (shard, found) in plan.shards.iter().zip(&found) {
+        all_estimate += shard.estimate;
+        match found {
+            Some((answer, _)) => {
+                done_estimate += shard.estimate;
+                seconds += answer.seconds;
+            }
+            None => missing.push(shard.id.clone()),
+        }
+    }
+    ShardStatus {
+        done: plan.shards.len() - missing.len(),
+        shards: plan.shards.len(),
+        missing,
+        conflicting,
+        seconds,
+        fraction: if all_estimate == 0 {
+            1.0
+        } else {
+            done_estimate as f64 / all_estimate as f64
+        },
+    }
+}
+
+/// Merges the shards' answers found in `stores` into the per-square table and the answers to
+/// store in `into` (the path of the store they go to: an answer read from elsewhere gets the
+/// source `merged from FILE (its source)`).
+///
+/// Refused, before anything is added up: a missing shard (naming the first few), a shard with
+/// two different counts (naming it and both stores), and a count that contradicts what is
+/// known of it (the checks every reader of a store makes).
+pub fn merge(plan: &Plan, stores: &[StoreAnswers], into: &str) -> Result<Merged, Error> {
+    plan.check_storable()?;
+    let found = gather(plan, stores, true, &mut Vec::new())?;
+    let missing: Vec<&str> = plan
+        .shards
+        .iter()
+        .zip(&found)
+        .filter(|(_, found)| found.is_none())
+        .map(|(shard, _)| shard.id.as_str())
+        .collect();
+    if !missing.is_empty() {
+        return Err(Error::Shards(Box::new(super::ShardError::Missing {
+            missing: missing.len(),
+            shards: plan.shards.len(),
+            ids: abbreviate(&missing),
+        })));
+    }
+    let no_totals = HashMap::new();
+    for (answer, path) in found.iter().flatten() {
+        check_stored(Some(path), std::iter::once(*answer), &no_totals)?;
+    }
+    let shard_answers: HashMap<Question, Answer> = found
+        .iter()
+        .flatten()
+        .map(|(answer, path)| {
+            let mut answer = (*answer).clone();
+            if *path != into {
+                answer.source = format!("merged from {path} ({})", answer.source);
+            }
+            (answer.question, answer)
+        })
+        .collect();
+
+    let board = plan.board;
+    let canonical = board.canonical();
+    let starts = Question::starts_of_board(canonical, TourKind::Open);
+    let start_answers: HashMap<Question, Answer> = match plan.split {
+        Split::Start => shard_answers,
+        Split::Pair => starts
+            .iter()
+            .map(|(start, _)| {
+                let from = start.start.expect("a start question");
+                let pairs: Vec<&Answer> = canonical
+                    .all_squares()
+                    .filter(|&end| end != from)
+                    .map(|end| &shard_answers[&Question::between(canonical, from, end)])
+                    .collect();
+                (*start, sum_of_pairs(*start, &pairs))
+            })
+            .collect(),
+    };
+    let counts: Vec<BigUint> = board
+        .all_squares()
+        .map(|square| {
+            start_answers[&Question::from_start(board, square, TourKind::Open)]
+                .count
+                .clone()
+        })
+        .collect();
+    let total_question = Question::total(board, TourKind::Open);
+    let inputs: Vec<(&Answer, u64)> = starts
+        .iter()
+        .map(|(start, weight)| (&start_answers[start], *weight))
+        .collect();
+    // As the resolver records it: a zero that a theorem decides, or the sum of the starts.
+    let total = if inputs.iter().all(|(answer, _)| answer.engine == THEOREM)
+        && no_tour(board, TourKind::Open, None).is_some()
+    {
+        Answer::computed(total_question, 0u32, THEOREM, 0.0)
+    } else {
+        Answer::sum_of_starts(total_question, &inputs)
+    };
+    let mut answers: Vec<Answer> = starts
+        .iter()
+        .map(|(start, _)| start_answers[start].clone())
+        .collect();
+    answers.push(total);
+    Ok(Merged {
+        table: CountTable::new(board, counts),
+        answers,
+    })
+}
+
+/// A start's count added up from its pairs' answers (one per end square): the engine [`SUM`]
+/// and the source `sum of pairs (ENGINE, SOURCE; ...)`, naming each distinct engine and source.
+fn sum_of_pairs(question: Question, pairs: &[&Answer]) -> Answer {
+    let mut count = BigUint::default();
+    let mut seconds = 0.0;
+    let mut inputs: Vec<String> = Vec::new();
+    for answer in pairs {
+        count += &answer.count;
+        seconds += answer.seconds;
+        let input = format!("{}, {}", answer.engine, answer.source);
+        if !inputs.contains(&input) {
+            inputs.push(input);
+        }
+    }
+    inputs.sort();
+    let mut sum = Answer::computed(question, count, SUM, seconds);
+    sum.source = format!("sum of pairs ({})", inputs.join("; "));
+    sum
+}

@@ -1,0 +1,337 @@
+//! Counting one board on many machines: a plan of independent shards, workers that each
+//! compute their share into a store of their own, and a merge that checks and adds them up.
+//!
+//! A board's per-square table of open tours (and so its directed total) is a weighted sum of
+//! independent questions: one per symmetry class of start squares ([`Split::Start`], weights
+//! summing to the board's squares), or one per class of ordered (start, end) pairs
+//! ([`Split::Pair`], weights summing to squares × (squares − 1)). A [`Plan`] lists them as
+//! shards with stable ids; [`Plan::for_worker`] deals them out to workers (shard index mod
+//! workers), so any scheduler that hands out the numbers 0..N−1 can run them; `merge.rs`
+//! checks what the workers' stores hold and sums it; `file.rs` writes and reads plans.
+//!
+//! The plan is recomputed from its board and split whenever one is read: a plan file is only
+//! trusted where it agrees with that, so an edited or truncated file is refused, never merged.
+
+mod file;
+mod merge;
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::board::{Board, Square};
+use crate::error::Error;
+use crate::existence::no_open_tour;
+use crate::question::{Question, TourKind};
+use crate::resolve::{self, Progress, Settings};
+use crate::store::Store;
+
+pub use file::{PlanFormat, read_plan, write_plan};
+pub use merge::{Merged, ShardStatus, StoreAnswers, merge, status};
+
+/// The version of the plan format and of its shard ids. Ids of a board and split never change
+/// within a version; a new version would be read as such and refused by older builds.
+pub const PLAN_VERSION: u32 = 1;
+
+/// How many ids an error or a status line names before it says how many more there are.
+pub const IDS_SHOWN: usize = 5;
+
+/// How a board is split into shards.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Split {
+    /// One shard per symmetry class of start squares.
+    Start,
+    /// One shard per class of ordered (start, end) pairs, under the symmetries and reversal.
+    Pair,
+}
+
+impl Split {
+    /// The name in plan files and on the command line.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Split::Start => "start",
+            Split::Pair => "pair",
+        }
+    }
+
+    /// The letter of the shard ids: `s` or `p`.
+    const fn letter(self) -> char {
+        match self {
+            Split::Start => 's',
+            Split::Pair => 'p',
+        }
+    }
+}
+
+impl fmt::Display for Split {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Split {
+    type Err = String;
+
+    fn from_str(name: &str) -> Result<Self, String> {
+        match name {
+            "start" => Ok(Split::Start),
+            "pair" => Ok(Split::Pair),
+            _ => Err(format!("unknown split '{name}' (known: start, pair)")),
+        }
+    }
+}
+
+/// One shard: a canonical question and the squares or pairs of the board it stands for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// `BOARD-sN` or `BOARD-pN` (the canonical board, e.g. `6x7-s3`): N is the shard's place
+    /// in the plan, which orders the questions by their squares.
+    pub id: String,
+    /// The canonical question: open tours from a start, or between two squares.
+    pub question: Question,
+    /// How many squares (by start) or ordered pairs (by pair) of the board share the question.
+    pub weight: u64,
+    /// Relative cost: 1 for a shard that needs a search, 0 for a zero that the colour rule or
+    /// another existence theorem decides. Only the ratios mean anything.
+    pub estimate: u64,
+}
+
+/// The shards of one board and split.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Plan {
+    /// The board as asked (the table is printed in this orientation).
+    pub board: Board,
+    /// How it is split.
+    pub split: Split,
+    /// The shards, in id order.
+    pub shards: Vec<Shard>,
+}
+
+impl Plan {
+    /// The plan of `board` split by `split`. The questions are sorted (by start square, then
+    /// end square, on the canonical board), which fixes the ids.
+    pub fn new(board: Board, split: Split) -> Plan {
+        let mut questions = match split {
+            Split::Start => Question::starts_of_board(board, TourKind::Open),
+            Split::Pair => Question::pairs_of_board(board),
+        };
+        questions.sort_by_key(|(q, _)| (q.start, q.end));
+        let canonical = board.canonical();
+        let shards = questions
+            .into_iter()
+            .enumerate()
+            .map(|(index, (question, weight))| Shard {
+                id: format!("{canonical}-{}{index}", split.letter()),
+                question,
+                weight,
+                estimate: u64::from(!ruled_out(&question)),
+            })
+            .collect();
+        Plan {
+            board,
+            split,
+            shards,
+        }
+    }
+
+    /// What the weights must add up to: the board's squares (by start) or its ordered pairs of
+    /// distinct squares (by pair).
+    pub fn expected_weight(&self) -> u64 {
+        let squares = self.board.squares();
+        match self.split {
+            Split::Start => squares,
+            Split::Pair => squares * (squares - 1),
+        }
+    }
+
+    /// The shard with this id.
+    pub fn shard(&self, id: &str) -> Option<&Shard> {
+        self.shards.iter().find(|shard| shard.id == id)
+    }
+
+    /// The shards of worker `worker` of `workers`: those whose place in the plan is `worker`
+    /// modulo `workers`. Every shard belongs to exactly one worker, whatever runs them.
+    pub fn for_worker(&self, worker: u64, workers: u64) -> Result<Vec<&Shard>, Error> {
+        if workers == 0 {
+            return Err(Error::Unsupported(
+                "--workers must be at least 1".to_string(),
+            ));
+        }
+        if worker >= workers {
+            return Err(Error::Unsupported(format!(
+                "--worker {worker} is not below --workers {workers}: workers are numbered 0 to {}",
+                workers - 1
+            )));
+        }
+        Ok(self
+            .shards
+            .iter()
+            .enumerate()
+            .filter(|(index, _)| *index as u64 % workers == worker)
+            .map(|(_, shard)| shard)
+            .collect())
+    }
+
+    /// Refuses a plan whose answers the store cannot keep yet: pair questions need the store's
+    /// `between` answers (to_row, to_col), which this build's store does not have; without
+    /// them a pair's answer would be filed under its start alone.
+    pub fn check_storable(&self) -> Result<(), Error> {
+        match self.split {
+            Split::Start => Ok(()),
+            Split::Pair => Err(Error::Unsupported(
+                "plans by pair cannot be run or merged yet: this build's answer store does not keep answers between two squares; use --by start".to_string(),
+            )),
+        }
+    }
+}
+
+/// Why a merge is refused.
+#[derive(Debug, thiserror::Error)]
+pub enum ShardError {
+    /// Shards that no store has.
+    #[error(
+        "{missing} of the plan's {shards} shards are in none of the stores: {ids}; nothing was stored"
+    )]
+    Missing {
+        /// How many.
+        missing: usize,
+        /// The plan's shards.
+        shards: usize,
+        /// The first few ids and how many more.
+        ids: String,
+    },
+    /// A shard that two stores give different counts for.
+    #[error(
+        "shard {id} ({question}) is {first_count} in {first} but {second_count} in {second}; nothing was stored"
+    )]
+    Conflict {
+        /// The shard's id.
+        id: String,
+        /// Its question.
+        question: String,
+        /// The first store that has it.
+        first: String,
+        /// Its count there.
+        first_count: String,
+        /// The store that disagrees.
+        second: String,
+        /// Its count there.
+        second_count: String,
+    },
+}
+
+/// What a worker's run did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RunReport {
+    /// Shards computed now.
+    pub computed: usize,
+    /// Shards the store already had.
+    pub skipped: usize,
+}
+
+/// Computes `shards` into `store`, through [`resolve::resolve`]: what the store has is skipped,
+/// every answer is saved as it arrives, and an interruption keeps what was finished, so a run
+/// can be repeated until it computes nothing.
+pub fn run(
+    shards: &[&Shard],
+    store: &mut Store,
+    settings: &Settings,
+    progress: &mut dyn FnMut(Progress<'_>),
+) -> Result<RunReport, Error> {
+    let questions: Vec<Question> = shards.iter().map(|shard| shard.question).collect();
+    resolve::check_engines(&questions, settings)?;
+    let resolution = resolve::resolve(&questions, Some(store), settings, progress)?;
+    let skipped = questions
+        .iter()
+        .filter(|q| resolution.from_store.contains(q))
+        .count();
+    Ok(RunReport {
+        computed: questions.len() - skipped,
+        skipped,
+    })
+}
+
+/// True when an existence theorem makes the shard's count zero without a search: no open tour
+/// on the board or from either end, or (for a pair) the colour rule for the ends — a knight
+/// alternates colours, so on a board of an even number of squares the two ends of an open
+/// tour differ in colour, and on an odd board both are of the corners' colour.
+pub fn ruled_out(question: &Question) -> bool {
+    let board = question.board;
+    let ends_ruled_out = |square: Square| no_open_tour(board, Some(square)).is_some();
+    let even = board.squares().is_multiple_of(2);
+    match (question.start, question.end) {
+        (Some(start), Some(end)) => {
+            ends_ruled_out(start)
+                || ends_ruled_out(end)
+                || (even && Board::is_corner_colour(start) == Board::is_corner_colour(end))
+                || (!even && (!Board::is_corner_colour(start) || !Board::is_corner_colour(end)))
+        }
+        (start, _) => no_open_tour(board, start).is_some(),
+    }
+}
+
+/// `ids` for a message: the first [`IDS_SHOWN`], then how many more.
+pub fn abbreviate(ids: &[&str]) -> String {
+    let shown = ids[..ids.len().min(IDS_SHOWN)].join(", ");
+    match ids.len().saturating_sub(IDS_SHOWN) {
+        0 => shown,
+        more => format!("{shown} and {more} more"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plans_cover_the_board_once() {
+        for (rows, cols) in [(5, 5), (6, 6), (6, 7), (3, 4), (4, 4), (1, 1)] {
+            let board = Board::new(rows, cols).unwrap();
+            for split in [Split::Start, Split::Pair] {
+                let plan = Plan::new(board, split);
+                let weights: u64 = plan.shards.iter().map(|s| s.weight).sum();
+                assert_eq!(weights, plan.expected_weight(), "{board} by {split}");
+                let mut ids: Vec<&str> = plan.shards.iter().map(|s| s.id.as_str()).collect();
+                ids.dedup();
+                assert_eq!(ids.len(), plan.shards.len());
+            }
+        }
+    }
+
+    /// Ids are part of the plan format: these must never change within a version.
+    #[test]
+    fn ids_are_stable() {
+        let plan = Plan::new(Board::new(7, 6).unwrap(), Split::Start);
+        assert_eq!(plan.shards.len(), 12);
+        assert_eq!(plan.shards[0].id, "6x7-s0");
+        assert_eq!(plan.shards[0].question.start, Some(Square::new(0, 0)));
+        assert_eq!(plan.shards[3].id, "6x7-s3");
+        assert_eq!(plan.shards[3].question.start, Some(Square::new(0, 3)));
+        let pairs = Plan::new(Board::new(5, 5).unwrap(), Split::Pair);
+        assert_eq!(pairs.shards[1].id, "5x5-p1");
+        assert_eq!(pairs.shards[1].question.start, Some(Square::new(0, 0)));
+        assert_eq!(pairs.shards[1].question.end, Some(Square::new(0, 2)));
+    }
+
+    /// A zero that the colour rule decides costs nothing; every worker gets its own shards.
+    #[test]
+    fn colour_zeros_and_workers() {
+        let plan = Plan::new(Board::new(5, 5).unwrap(), Split::Pair);
+        let first = &plan.shards[0];
+        assert_eq!(
+            (first.question.start, first.question.end),
+            (Some(Square::new(0, 0)), Some(Square::new(0, 1)))
+        );
+        assert_eq!(first.estimate, 0);
+        assert_eq!(plan.shards[1].estimate, 1);
+        let mut dealt: Vec<&str> = (0..3)
+            .flat_map(|w| plan.for_worker(w, 3).unwrap())
+            .map(|s| s.id.as_str())
+            .collect();
+        dealt.sort();
+        assert_eq!(dealt.len(), plan.shards.len());
+        dealt.dedup();
+        assert_eq!(dealt.len(), plan.shards.len());
+        assert!(plan.for_worker(3, 3).is_err());
+        assert!(plan.for_worker(0, 0).is_err());
+    }
+}

@@ -1,0 +1,376 @@
+//! `knights shards`: a board's table counted by workers with stores of their own (one of them
+//! killed and run again), merged, and compared with `knights count`; merges that must refuse
+//! (a shard missing, two stores that disagree) and store nothing; status; bad plans.
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use predicates::str::contains;
+
+use crate::util::TestStore;
+
+/// `knights --db DB ARGS` as a process of its own.
+fn spawn(db: &Path, args: &[&str]) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_knights"))
+        .env_remove("KNIGHTS_DB")
+        .arg("--db")
+        .arg(db)
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// Waits for `child`; its standard error, after checking that it succeeded.
+fn finish(child: Child) -> String {
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert!(output.status.success(), "{stderr}");
+    stderr
+}
+
+/// A directory with a plan of `rows × cols` by start, and a worker store per worker.
+struct Workers {
+    test: TestStore,
+    plan: PathBuf,
+}
+
+impl Workers {
+    fn new(rows: u32, cols: u32) -> Self {
+        let test = TestStore::new();
+        let plan = test.dir.path().join("plan.jsonl");
+        test.knights()
+            .args(["shards", "plan", &rows.to_string(), &cols.to_string(), "-o"])
+            .arg(&plan)
+            .assert()
+            .success();
+        Workers { test, plan }
+    }
+
+    fn store(&self, worker: usize) -> PathBuf {
+        self.test.dir.path().join(format!("w{worker}.db"))
+    }
+
+    fn run(&self, worker: usize, workers: usize) -> Child {
+        spawn(
+            &self.store(worker),
+            &[
+                "shards",
+                "run",
+                self.plan.to_str().unwrap(),
+                "--worker",
+                &worker.to_string(),
+                "--workers",
+                &workers.to_string(),
+            ],
+        )
+    }
+
+    /// `knights --db <the global store> shards SUBCOMMAND plan --from <the worker stores>`.
+    fn with_stores(&self, subcommand: &str, stores: &[PathBuf]) -> assert_cmd::Command {
+        let mut cmd = self.test.knights();
+        cmd.args(["shards", subcommand])
+            .arg(&self.plan)
+            .arg("--from");
+        cmd.args(stores);
+        cmd
+    }
+}
+
+/// The table `knights count ROWS COLS` prints, computed directly in a store of its own.
+fn direct_table(rows: u32, cols: u32) -> String {
+    let direct = TestStore::new();
+    let output = direct
+        .knights()
+        .args(["count", &rows.to_string(), &cols.to_string()])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    String::from_utf8(output.stdout).unwrap()
+}
+
+/// Three workers at once, each with its own store; one is killed with SIGKILL in the middle of
+/// its shards and run again; the merge prints what `knights count` prints, and stores it.
+#[cfg(unix)]
+#[test]
+fn three_workers_one_killed_merge_to_the_direct_table() {
+    for (rows, cols) in [(6, 6), (5, 6)] {
+        let workers = Workers::new(rows, cols);
+        let mut children: Vec<Child> = (0..3).map(|w| workers.run(w, 3)).collect();
+        // Worker 1 dies mid-shard: once its store exists, before any shard of 6x6 can finish.
+        let victim = &mut children[1];
+        let clock = Instant::now();
+        while !workers.store(1).exists() && clock.elapsed() < Duration::from_secs(20) {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        std::thread::sleep(Duration::from_millis(150));
+        victim.kill().unwrap();
+        let killed = victim.wait().unwrap();
+        if rows == 6 && cols == 6 {
+            assert!(
+                !killed.success(),
+                "the worker finished before it was killed"
+            );
+        }
+        let mut children = children.into_iter();
+        let (first, _, third) = (
+            children.next().unwrap(),
+            children.next(),
+            children.next().unwrap(),
+        );
+        finish(first);
+        finish(third);
+        let rerun = finish(workers.run(1, 3));
+        assert!(rerun.contains("worker 1 of 3: "), "{rerun}");
+        if rows == 6 && cols == 6 {
+            // The kill came before the worker's shards were stored: the rerun computes them.
+            assert!(!rerun.contains(" 0 computed"), "{rerun}");
+        }
+        // A finished worker run again computes nothing.
+        let again = finish(workers.run(0, 3));
+        let shards = std::fs::read_to_string(&workers.plan)
+            .unwrap()
+            .lines()
+            .count()
+            - 1;
+        let share = shards.div_ceil(3);
+        assert!(
+            again.contains(&format!(
+                "{share} shards, 0 computed, {share} already stored"
+            )),
+            "{again}"
+        );
+
+        let stores: Vec<PathBuf> = (0..3).map(|w| workers.store(w)).collect();
+        let merged = workers.with_stores("merge", &stores).output().unwrap();
+        let stderr = String::from_utf8_lossy(&merged.stderr);
+        assert!(merged.status.success(), "{stderr}");
+        assert!(stderr.contains("from 3 stores"), "{stderr}");
+        let table = String::from_utf8(merged.stdout).unwrap();
+        assert_eq!(table, direct_table(rows, cols));
+        // The merged answers are the store's now: `count` answers from it.
+        let stored = workers
+            .test
+            .knights()
+            .args(["count", &rows.to_string(), &cols.to_string(), "--stats"])
+            .assert()
+            .success()
+            .stderr(contains("answered from the store"));
+        assert_eq!(String::from_utf8_lossy(&stored.get_output().stdout), table);
+        let sources: String = workers
+            .test
+            .sqlite()
+            .query_row(
+                "SELECT source FROM answers WHERE row = 0 AND col = 0",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert!(sources.starts_with("merged from "), "{sources}");
+    }
+}
+
+/// A merge with a shard missing names it and stores nothing; a shard with two counts is
+/// refused naming both stores; status counts what is done.
+#[test]
+fn merges_refuse_missing_and_conflicting_shards() {
+    let workers = Workers::new(6, 6);
+    finish(workers.run(0, 3));
+    finish(workers.run(2, 3));
+
+    let status = workers
+        .with_stores("status", &[workers.store(0), workers.store(2)])
+        .assert()
+        .success();
+    let status = String::from_utf8_lossy(&status.get_output().stdout).into_owned();
+    assert!(
+        status.starts_with("6x6 by start: 4 of 6 shards done (66.7% of the estimate), "),
+        "{status}"
+    );
+    assert!(status.contains("missing: 6x6-s1, 6x6-s4\n"), "{status}");
+
+    let partial = [workers.store(0), workers.store(2)];
+    workers
+        .with_stores("merge", &partial)
+        .assert()
+        .code(1)
+        .stderr(contains(
+            "2 of the plan's 6 shards are in none of the stores: 6x6-s1, 6x6-s4; nothing was stored",
+        ));
+    assert!(
+        !workers.test.path().exists() || workers.test.answers() == 0,
+        "a refused merge stored nothing"
+    );
+
+    // A copy of worker 0's store with one count changed (by 2, so that no parity check
+    // notices): the merge names the shard and both files.
+    finish(workers.run(1, 3));
+    let bad = workers.test.dir.path().join("bad.db");
+    std::fs::copy(workers.store(0), &bad).unwrap();
+    let conn = rusqlite::Connection::open(&bad).unwrap();
+    let changed = conn
+        .execute(
+            "UPDATE answers SET count = CAST(CAST(count AS INTEGER) + 2 AS TEXT)
+             WHERE rows = 6 AND cols = 6 AND row = 0 AND col = 0",
+            [],
+        )
+        .unwrap();
+    assert_eq!(changed, 1);
+    drop(conn);
+    let stores = [
+        workers.store(0),
+        workers.store(1),
+        workers.store(2),
+        bad.clone(),
+    ];
+    let refused = workers.with_stores("merge", &stores).assert().code(1);
+    let stderr = String::from_utf8_lossy(&refused.get_output().stderr).into_owned();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("shard 6x6-s0"), "{stderr}");
+    assert!(stderr.contains("524486 in "), "{stderr}");
+    assert!(stderr.contains("but 524488 in "), "{stderr}");
+    assert!(
+        stderr.contains(&workers.store(0).display().to_string()),
+        "{stderr}"
+    );
+    assert!(stderr.contains(&bad.display().to_string()), "{stderr}");
+    assert!(!workers.test.path().exists() || workers.test.answers() == 0);
+
+    // Status reports the disagreement; without the bad copy the merge goes through.
+    workers
+        .with_stores("status", &stores)
+        .assert()
+        .success()
+        .stdout(contains("6 of 6 shards done (100.0% of the estimate)"))
+        .stdout(contains(
+            "conflicting counts (a merge will refuse them): 6x6-s0",
+        ));
+    workers
+        .with_stores("merge", &stores[..3])
+        .assert()
+        .success()
+        .stdout(contains("total (directed):   6637920"));
+    assert_eq!(workers.test.answers(), 7);
+}
+
+/// A bad plan file is one line naming its line, exit 2; so are bad worker numbers.
+#[test]
+fn bad_plans_and_workers_are_refused() {
+    let workers = Workers::new(5, 5);
+    let text = std::fs::read_to_string(&workers.plan).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let bad = |name: &str, text: String, expected: &str| {
+        let path = workers.test.dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        for subcommand in ["run", "status", "merge"] {
+            let refused = workers
+                .test
+                .knights()
+                .args(["shards", subcommand])
+                .arg(&path)
+                .assert()
+                .code(2);
+            let stderr = String::from_utf8_lossy(&refused.get_output().stderr).into_owned();
+            assert_eq!(stderr.lines().count(), 1, "{stderr}");
+            assert!(stderr.contains(expected), "{name}: {stderr}");
+        }
+    };
+    bad(
+        "truncated.jsonl",
+        lines[..4].join("\n"),
+        "line 5: the plan ends with 3 of its 6 shards (truncated?); missing 5x5-s3, 5x5-s4, 5x5-s5",
+    );
+    bad(
+        "cut.jsonl",
+        text[..text.len() - 20].to_string(),
+        "line 7: not a shard",
+    );
+    bad(
+        "weight.jsonl",
+        text.replacen("\"weight\":8", "\"weight\":7", 1),
+        "line 3: shard 5x5-s1 has weight 7, but it stands for 8 squares",
+    );
+    bad(
+        "twice.jsonl",
+        format!("{text}{}\n", lines[3]),
+        "line 8: shard 5x5-s2 appears twice (also on line 4)",
+    );
+    bad("empty.jsonl", String::new(), "the plan is empty");
+
+    for (worker, workers_n, expected) in [
+        ("3", "3", "--worker 3 is not below --workers 3"),
+        ("0", "0", "--workers must be at least 1"),
+    ] {
+        workers
+            .test
+            .knights()
+            .args(["shards", "run"])
+            .arg(&workers.plan)
+            .args(["--worker", worker, "--workers", workers_n])
+            .assert()
+            .code(2)
+            .stderr(contains(expected));
+    }
+    workers
+        .test
+        .knights()
+        .args(["shards", "run"])
+        .arg(&workers.plan)
+        .args(["--shard", "5x5-s9"])
+        .assert()
+        .code(2)
+        .stderr(contains("5x5-s9 is not a shard of the plan"));
+}
+
+/// One shard alone, and CSV plans read back the same.
+#[test]
+fn one_shard_and_csv_plans() {
+    let test = TestStore::new();
+    let plan = test.dir.path().join("plan.csv");
+    test.knights()
+        .args(["shards", "plan", "5", "6", "--format", "csv", "-o"])
+        .arg(&plan)
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(&plan).unwrap();
+    assert!(text.starts_with(
+        "# knights shards plan version=1 rows=5 cols=6 by=start shards=9 weight=30\n\
+         id,rows,cols,row,col,to_row,to_col,weight,estimate\n5x6-s0,5,6,0,0,,,4,1\n"
+    ));
+    test.knights()
+        .args(["shards", "run"])
+        .arg(&plan)
+        .args(["--shard", "5x6-s0"])
+        .assert()
+        .success()
+        .stderr(contains(
+            "shard 5x6-s0: 1 shard, 1 computed, 0 already stored",
+        ));
+    test.knights()
+        .args(["shards", "status"])
+        .arg(&plan)
+        .assert()
+        .success()
+        .stdout(contains("1 of 9 shards done"));
+}
+
+/// The 6x7 table by start, merged from three workers, against `knights count 6 7`: minutes
+/// of computing (its starts take 5 to 40 seconds each). Not part of `cargo test`.
+#[test]
+#[ignore = "minutes: cargo test --release -- --ignored"]
+fn three_workers_merge_the_6x7_table() {
+    let workers = Workers::new(6, 7);
+    let children: Vec<Child> = (0..3).map(|w| workers.run(w, 3)).collect();
+    for child in children {
+        finish(child);
+    }
+    let stores: Vec<PathBuf> = (0..3).map(|w| workers.store(w)).collect();
+    let merged = workers.with_stores("merge", &stores).output().unwrap();
+    assert!(merged.status.success());
+    assert_eq!(
+        String::from_utf8(merged.stdout).unwrap(),
+        direct_table(6, 7)
+    );
+}
