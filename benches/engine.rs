@@ -1,6 +1,6 @@
 //! Speed of the counting engines, cold (a new engine for every run, no answer store):
 //! single starts, per-square tables, board totals and closed tours (memo engine), and the
-//! frontier engine's totals, closed tours and long boards.
+//! frontier engine's totals, closed tours and long boards, and tours between two squares.
 //!
 //! Run with `cargo bench --bench engine`; `scripts/bench.sh` compares the whole command against
 //! the plain backtracking reference side by side.
@@ -100,6 +100,12 @@ fn frontier_engine(c: &mut Criterion) {
             FrontierMode::OpenFrom(Square::new(0, 0)),
             "open 6x6 from a corner",
         ),
+        (
+            6,
+            6,
+            FrontierMode::Between(Square::new(0, 0), Square::new(5, 4)),
+            "open 6x6 between (0, 0) and (5, 4)",
+        ),
     ] {
         group.bench_function(name, |b| {
             b.iter(|| {
@@ -117,8 +123,41 @@ fn frontier_engine(c: &mut Criterion) {
     group.finish();
 }
 
+/// Tours between two squares: one pair of 6x6 with the memo engine (target 0.1 s), and the
+/// per-square table of 6x6 by meeting in the middle (the frontier engine's starts together).
+fn pairs_and_starts(c: &mut Criterion) {
+    use knights::count::frontier;
+    let mut group = c.benchmark_group("pairs and starts");
+    group.sample_size(10);
+    group.bench_function("memo 6x6 from (0, 0) to (5, 4)", |b| {
+        b.iter(|| {
+            engine(board(6, 6))
+                .count_between(Square::new(0, 0), Square::new(5, 4))
+                .unwrap()
+        })
+    });
+    group.bench_function("frontier 6x6 every start, meeting in the middle", |b| {
+        let board = board(6, 6);
+        let starts: Vec<Square> = board.canonical_squares();
+        b.iter(|| {
+            let mut total = 0u32;
+            frontier::count_from_each(
+                board,
+                &starts,
+                MemoryBudget::DEFAULT,
+                &CancelFlag::new(),
+                &mut |_, _| total += 1,
+            )
+            .unwrap();
+            black_box(total)
+        })
+    });
+    group.finish();
+}
+
 criterion_group!(
     benches,
+    pairs_and_starts,
     cold_counts,
     tables,
     totals,

@@ -1,5 +1,6 @@
 //! Runaway work: huge selections and boards are refused or filtered before any work is done.
 
+use predicates::prelude::*;
 use predicates::str::contains;
 
 use crate::util::TestStore;
@@ -95,11 +96,26 @@ fn a_shared_budget_is_named_as_shared() {
             "128K",
             "count",
             "6",
-            "6",
+            "7",
             "--engine",
             "frontier",
         ])
         .assert()
         .code(1)
         .stderr(contains("budget shared by"));
+    // The starts of a board that meets in the middle are one task, with the whole budget.
+    crate::util::knights()
+        .args([
+            "--no-cache",
+            "--memory",
+            "128K",
+            "count",
+            "6",
+            "6",
+            "--engine",
+            "frontier",
+        ])
+        .assert()
+        .code(1)
+        .stderr(contains("budget of 128.0 KiB;").and(contains("shared by").not()));
 }
