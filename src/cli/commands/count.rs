@@ -123,12 +123,8 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
     resolve::check_engines(&questions, &settings)?;
     let mut store = session.store()?;
     let clock = Instant::now();
-    let bar = WorkBar::new(false, &session.cancel);
-    let resolution = resolve::resolve(&questions, store.as_deref_mut(), &settings, &mut |event| {
-        bar.report(event)
-    });
-    drop(bar);
-    let resolution = resolution?;
+    let resolution =
+        resolve_showing_progress(&questions, store.as_deref_mut(), &settings, session)?;
     for note in &resolution.notes {
         eprintln!("note: {note}");
     }
@@ -185,12 +181,8 @@ fn run_pair(
     resolve::check_engines(&questions, &settings)?;
     let mut store = session.store()?;
     let clock = Instant::now();
-    let bar = WorkBar::new(false, &session.cancel);
-    let resolution = resolve::resolve(&questions, store.as_deref_mut(), &settings, &mut |event| {
-        bar.report(event)
-    });
-    drop(bar);
-    let resolution = resolution?;
+    let resolution =
+        resolve_showing_progress(&questions, store.as_deref_mut(), &settings, session)?;
     for note in &resolution.notes {
         eprintln!("note: {note}");
     }
@@ -215,4 +207,35 @@ fn run_pair(
         );
     }
     print(&text)
+}
+
+/// Answers `questions` with a progress bar on a terminal. An interruption after some answers
+/// were saved says so, and how to go on.
+fn resolve_showing_progress(
+    questions: &[Question],
+    mut store: Option<&mut knights::store::Store>,
+    settings: &resolve::Settings,
+    session: &Session,
+) -> Result<resolve::Resolution> {
+    let bar = WorkBar::new(false, &session.cancel);
+    let mut computed = 0usize;
+    let resolution = resolve::resolve(questions, store.as_deref_mut(), settings, &mut |event| {
+        if let resolve::Progress::Computed(_) = event {
+            computed += 1;
+        }
+        bar.report(event)
+    });
+    drop(bar);
+    match (resolution, store) {
+        (Err(knights::Error::Interrupted), Some(store)) if computed > 0 => Err(CliError::stopped(
+            format!(
+                "interrupted: {computed} {} finished before it {} saved in {}; run the same command again to go on",
+                knights::input::plural(computed, "answer", "answers"),
+                if computed == 1 { "is" } else { "are" },
+                store.path()
+            ),
+        )
+        .into()),
+        (resolution, _) => Ok(resolution?),
+    }
 }
