@@ -121,8 +121,9 @@ fn seven_by_seven_table_adds_up_to_the_published_total() {
 
 /// Recounts the 7x7 table from squares the shipped file does not name (mirror images of its
 /// canonical starts, some above the cut and some on it, so that both ways the frontier engine
-/// counts a start meet other code), and the centre, with the library. About ten minutes and
-/// 1.3 GB: `cargo test --release -- --ignored seven_by_seven_recount`.
+/// counts a start meet other code), and the centre, with the library; then the centre again as
+/// the sum of its pairs. About twenty minutes and 1.8 GB:
+/// `cargo test --release --test integration -- --ignored seven_by_seven_recount`.
 #[test]
 #[ignore]
 fn seven_by_seven_recount() {
@@ -146,4 +147,26 @@ fn seven_by_seven_recount() {
         let shipped = &table.iter().find(|(s, _)| *s == square).unwrap().1;
         assert_eq!(&count, shipped, "7x7 from {square}");
     }
+    // The centre's count is the sum of its pairs: one per class of ends under the symmetries
+    // that keep the centre in place, times the class's size.
+    let centre = knights::Square::new(3, 3);
+    let mut from_pairs = num_bigint::BigUint::default();
+    for ((row, col), size) in [
+        ((0, 0), 4u32),
+        ((0, 2), 8),
+        ((1, 1), 4),
+        ((1, 3), 4),
+        ((2, 2), 4),
+    ] {
+        let (count, _) = frontier::count(
+            board,
+            frontier::FrontierMode::Between(centre, knights::Square::new(row, col)),
+            knights::MemoryBudget::DEFAULT,
+            &knights::CancelFlag::new(),
+        )
+        .unwrap();
+        from_pairs += count * size;
+    }
+    let shipped = &table.iter().find(|(s, _)| *s == centre).unwrap().1;
+    assert_eq!(&from_pairs, shipped, "7x7: the centre's pairs");
 }
