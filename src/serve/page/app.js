@@ -185,12 +185,14 @@ async function loadBoard(s) {
 }
 
 function sourceText(data) {
-  const engine = data.engine === 'theorem' ? 'an existence theorem' : `the ${data.engine} engine`;
   const seconds = data.seconds < 0.001 ? 'less than a millisecond'
     : `${Number(data.seconds).toFixed(data.seconds < 1 ? 3 : 1)} s`;
+  // A total with the engine 'sum' was added up from its starts' counts: no engine counted it.
+  const how = data.engine === 'sum' ? `added up from its starts (${seconds} in all)`
+    : `computed by ${data.engine === 'theorem' ? 'an existence theorem' : `the ${data.engine} engine`} in ${seconds}`;
   return data.source === 'store'
-    ? `From the answer store (computed by ${engine} in ${seconds}).`
-    : `Computed by ${engine} in ${seconds}, and kept in the store.`;
+    ? `From the answer store (${how}).`
+    : `${how[0].toUpperCase()}${how.slice(1)}, and kept in the store.`;
 }
 
 // The count on a square: the table's, or the closed count that every square shares.
