@@ -97,9 +97,11 @@ struct PlanArgs {
     /// Number of columns.
     #[arg(value_parser = parse_side)]
     cols: u32,
-    /// One shard per class of start squares, or per class of (start, end) pairs.
-    #[arg(long, value_enum, default_value_t = SplitArg::Start)]
-    by: SplitArg,
+    /// One shard per class of start squares, or per class of (start, end) pairs. By default
+    /// `start`, except on boards whose counts from one square are beyond one machine (a short
+    /// side of 7 or more and a long side of 8 or more, e.g. 7x8 and 8x8): `pair` there.
+    #[arg(long, value_enum)]
+    by: Option<SplitArg>,
     /// The plan's format.
     #[arg(long, value_enum, default_value_t = PlanFormatArg::Jsonl)]
     format: PlanFormatArg,
@@ -183,14 +185,15 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
 fn plan(args: PlanArgs) -> Result<()> {
     let board = Board::new(args.rows, args.cols)?;
     let split = match args.by {
-        SplitArg::Start => Split::Start,
-        SplitArg::Pair => Split::Pair,
+        Some(SplitArg::Start) => Split::Start,
+        Some(SplitArg::Pair) => Split::Pair,
+        None => Split::default_for(board),
     };
     let format = match args.format {
         PlanFormatArg::Jsonl => PlanFormat::Jsonl,
         PlanFormatArg::Csv => PlanFormat::Csv,
     };
-    let plan = Plan::new(board, split);
+    let plan = Plan::new(board, split)?;
     write_file(&args.output, &shards::write_plan(&plan, format))?;
     if args.output.as_os_str() != "-" {
         eprintln!(
@@ -209,7 +212,6 @@ fn read_plan(path: &Path) -> Result<Plan> {
 
 fn run_worker(args: RunArgs, session: &Session) -> Result<()> {
     let plan = read_plan(&args.plan)?;
-    plan.check_storable()?;
     let mine = match &args.shard {
         Some(id) => vec![plan.shard(id).ok_or_else(|| {
             CliError::bad_input(format!(
@@ -264,7 +266,6 @@ fn read_stores(plan: &Plan, from: &[PathBuf], session: &Session) -> Result<Vec<S
 
 fn merge(args: MergeArgs, session: &Session) -> Result<()> {
     let plan = read_plan(&args.plan)?;
-    plan.check_storable()?;
     let stores = read_stores(&plan, &args.from, session)?;
     // Answers read from the store they go to keep their source.
     let target = session.store_path()?;
@@ -297,7 +298,6 @@ fn merge(args: MergeArgs, session: &Session) -> Result<()> {
 
 fn status(args: StatusArgs, session: &Session) -> Result<()> {
     let plan = read_plan(&args.plan)?;
-    plan.check_storable()?;
     let stores = read_stores(&plan, &args.from, session)?;
     let status = shards::status(&plan, &stores);
     let mut text = format!(
