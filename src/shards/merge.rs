@@ -239,13 +239,7 @@ pub fn merge(plan: &Plan, stores: &[StoreAnswers], into: &str) -> Result<Merged,
 /// or, like the resolver, a zero that a theorem decides when the theorems decide every pair and
 /// the start itself.
 fn start_of_pairs(start: Question, pairs: &HashMap<Question, Answer>) -> Answer {
-    let board = start.board;
-    let from = start.start.expect("a start question");
-    let from_pairs: Vec<&Answer> = board
-        .all_squares()
-        .filter(|&end| end != from)
-        .map(|end| &pairs[&Question::between(board, from, end)])
-        .collect();
+    let from_pairs: Vec<&Answer> = start.pairs_from().map(|pair| &pairs[&pair]).collect();
     if from_pairs.iter().all(|answer| answer.engine == THEOREM) && no_tour_for(&start).is_some() {
         Answer::computed(start, 0u32, THEOREM, 0.0)
     } else {
