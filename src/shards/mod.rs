@@ -316,7 +316,13 @@ mod tests {
         let pairs = Plan::new(board, Split::Pair).unwrap();
         assert_eq!(pairs.shards.len(), 278);
         assert_eq!(pairs.shards.iter().filter(|s| s.estimate > 0).count(), 136);
-        assert_eq!(Plan::new(board, Split::Start).unwrap().shards.len(), 10);
+        let starts = Plan::new(board, Split::Start).unwrap();
+        assert_eq!(starts.shards.len(), 10);
+        // A worker's share of pairs is not refused where its starts would be.
+        let questions = |plan: &Plan| plan.shards.iter().map(|s| s.question).collect::<Vec<_>>();
+        let settings = Settings::default();
+        assert!(resolve::check_engines(&questions(&pairs), &settings).is_ok());
+        assert!(resolve::check_engines(&questions(&starts), &settings).is_err());
         assert_eq!(Split::default_for(board), Split::Pair);
         assert_eq!(Split::default_for(Board::new(8, 7).unwrap()), Split::Pair);
         assert_eq!(Split::default_for(Board::new(6, 7).unwrap()), Split::Start);
