@@ -22,7 +22,8 @@ use crate::cli::values::{CountFormatArg, parse_side};
 #[derive(Debug, clap::Args)]
 #[command(after_help = "\
 A board's per-square table of open tours is a weighted sum of independent questions: one per
-symmetry class of start squares (--by start), or of (start, end) pairs (--by pair). A plan lists
+symmetry class of start squares (--by start), or of (start, end) pairs (--by pair, the default
+on boards whose counts from one square are beyond one machine, such as 7x8 and 8x8). A plan lists
 them as shards; each worker computes its share into its own store file (--db), on any machine
 and under any scheduler; a merge checks every shard and adds them up.
 
@@ -145,7 +146,8 @@ Every store is read, never written; every shard must be in one of them, with the
 every store that has it, and a count that no theorem, parity or bound contradicts. Then the
 per-square table and the board's open total are stored in the store of --db (or $KNIGHTS_DB) as
 ordinary answers (source `merged from FILE`), all or nothing, and the table is printed as
-`knights count` prints it.
+`knights count` prints it. By pair, the pairs are stored too, and each start's count is the sum
+of its pairs (every tour from it ends on another square): engine `sum`, source `sum of pairs`.
 
 Examples:
   knights shards merge plan.jsonl --from w0.db w1.db w2.db
