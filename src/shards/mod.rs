@@ -19,8 +19,6 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::board::Board;
-#[cfg(test)]
-use crate::board::Square;
 use crate::error::Error;
 use crate::existence::no_tour_for;
 use crate::question::{Question, TourKind};
@@ -273,6 +271,7 @@ pub fn abbreviate(ids: &[&str]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Square;
 
     #[test]
     fn plans_cover_the_board_once() {
