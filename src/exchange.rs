@@ -9,8 +9,9 @@
 //! of its orbit, or no start for a board total), of a known kind and engine, with an exact count
 //! in decimal digits that passes the checks of [`crate::trust`] (theorems, parity, the bound of
 //! the board), a time that exists and a believable number of seconds. Records for the same
-//! question must agree, and a board total must equal the sum of its starts when the file holds
-//! them all (and be at least the sum of those it holds). The first problem is reported with its
+//! question must agree, a board total must equal the sum of its starts when the file holds
+//! them all (and be at least the sum of those it holds), and a start the sum of its pairs in
+//! the same way (where the file holds pairs of its board). The first problem is reported with its
 //! line. What needs the store or the engines (conflicts, totals against stored starts, recounts)
 //! is checked by [`crate::verify::check_import`].
 //!
@@ -19,7 +20,7 @@
 //! (neither engine counts a total) and are read with the engine `sum`.
 
 use std::cell::{Cell, RefCell};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::io::Read;
 
@@ -35,7 +36,7 @@ use crate::store::{ANSWER_COLUMNS, Answer, ImportReport, SUM, Store, StoreError}
 use crate::trust;
 
 /// Engines whose answers are accepted (`theorem`: a zero decided by an existence theorem;
-/// `sum`: an open board total added up from its starts).
+/// `sum`: an open board total added up from its starts, or a start's count from its pairs).
 pub const KNOWN_ENGINES: [&str; 5] = ["memo", "frontier", "reference", "theorem", SUM];
 
 /// The file formats of export and import.
@@ -641,13 +642,20 @@ fn answer_from_fields(fields: &Fields, line: usize) -> Result<Answer, InputError
         )));
     }
     let open_total = kind == TourKind::Open && start.is_none();
+    // A start's count may be added up from its pairs (a merge of shards by pair).
+    let open_start = kind == TourKind::Open && start.is_some() && end.is_none();
     // Neither the memo engine nor the reference counts an open board total: under them, a
     // total was the sum of its starts (older exports say so), and is recorded as such.
     let engine = match engine {
         "memo" | "reference" if open_total => SUM,
-        SUM if !open_total => {
+        SUM if !open_total && !open_start => {
             return Err(err(format!(
-                "engine '{SUM}' (the sum of a board's starts) only answers open board totals, not {kind} tours from a square or closed tours"
+                "engine '{SUM}' (a sum of other counts) only answers open board totals (from their starts) and open tours from a square (from its pairs), not {} or closed tours",
+                if between {
+                    "tours between two squares"
+                } else {
+                    "closed tours"
+                }
             )));
         }
         engine => engine,
@@ -804,6 +812,37 @@ fn check_consistency(answers: &[(usize, Answer)]) -> Result<(), InputError> {
             seen.insert(answer.question, (*line, &answer.count));
         }
     }
+    // Starts against their pairs, on the boards with pairs in the file.
+    let with_pairs: HashSet<Board> = seen
+        .keys()
+        .filter(|q| q.end.is_some())
+        .map(|q| q.board)
+        .collect();
+    for (line, answer) in answers.iter().filter(|(_, a)| {
+        a.question.start.is_some()
+            && a.question.end.is_none()
+            && a.question.kind == TourKind::Open
+            && with_pairs.contains(&a.question.board)
+    }) {
+        let (sum, complete) =
+            trust::pairs_sum(&answer.question, |pair| seen.get(pair).map(|&(_, c)| c));
+        if trust::check_start(&answer.count, &sum, complete).is_err() {
+            let pairs = if complete {
+                "its pairs in this file add up to"
+            } else {
+                "the pairs from it in this file already add up to more:"
+            };
+            return Err(InputError::at(
+                *line,
+                format!(
+                    "{} is {}, but {pairs} {}",
+                    answer.question,
+                    echo(&answer.count.to_string()),
+                    echo(&sum.to_string())
+                ),
+            ));
+        }
+    }
     for (line, answer) in answers
         .iter()
         .filter(|(_, a)| a.question.kind == TourKind::Open && a.question.start.is_none())
@@ -939,8 +978,8 @@ mod tests {
                 "line 3: count '123456789012345678901234567890123456789' has 39 digits; no count of tours on the 5x5 board has more than 23",
             ),
             (
-                "3,4,open,1,0,4,sum,0.1.0,0,2026-11-29T14:28:00Z",
-                "line 3: engine 'sum' (the sum of a board's starts) only answers open board totals",
+                "6,6,closed,,,19724,sum,0.1.0,0,2026-11-29T14:28:00Z",
+                "line 3: engine 'sum' (a sum of other counts) only answers open board totals (from their starts) and open tours from a square (from its pairs), not closed tours",
             ),
             (
                 "3,4,open,1,0,4,memo,0.1.0,1e308,2026-11-29T14:28:00Z",
@@ -1059,10 +1098,25 @@ mod tests {
                 "5,5,between,0,0,1,memo,0.1.0,0,2026-11-29T14:28:00Z,computed,0,0",
                 "line 2: the start and the end are both (0, 0)",
             ),
+            (
+                "5,5,between,0,0,56,sum,0.1.0,0,2026-11-29T14:28:00Z,computed,4,4",
+                "line 2: engine 'sum' (a sum of other counts) only answers open board totals (from their starts) and open tours from a square (from its pairs), not tours between two squares",
+            ),
         ] {
             let err = read(&format!("{row}\n")).unwrap_err();
             assert!(err.starts_with(expected), "{row}: {err}");
         }
+        // A start added up from its pairs is read; with pairs of it in the file, it must be
+        // at least their sum.
+        let start =
+            "5,5,open,0,0,304,sum,0.1.0,0,2026-11-29T14:28:00Z,\"sum of pairs (memo, computed)\",,";
+        assert_eq!(read(&format!("{start}\n")).unwrap()[0].1.engine, SUM);
+        let low = start.replace(",304,", ",50,");
+        let pair = "5,5,between,0,0,56,memo,0.1.0,0,2026-11-29T14:28:00Z,computed,4,4";
+        assert_eq!(
+            read(&format!("{pair}\n{low}\n")).unwrap_err(),
+            "line 3: open tours of 5x5 from (0, 0) is 50, but the pairs from it in this file already add up to more: 56"
+        );
     }
 
     #[test]

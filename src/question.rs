@@ -214,6 +214,17 @@ impl Question {
         pairs
     }
 
+    /// The canonical pair questions from this open start question's square to every other
+    /// square of its board, one per end square (some may be the same question): the counts
+    /// they stand for add up to the start's.
+    pub fn pairs_from(&self) -> impl Iterator<Item = Question> + use<> {
+        let (board, from) = (self.board, self.start.expect("a start question"));
+        (0..board.rows())
+            .flat_map(move |row| (0..board.cols()).map(move |col| Square::new(row, col)))
+            .filter(move |&end| end != from)
+            .map(move |end| Question::between(board, from, end))
+    }
+
     /// The kind this question's answer is stored under: `between` for a pair.
     pub fn answer_kind(&self) -> AnswerKind {
         match (self.kind, self.end) {

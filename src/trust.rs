@@ -12,6 +12,9 @@
 //! * **Totals and starts**: an open board total is the sum of its starts' counts, each weighted
 //!   by the squares of its symmetry class; when only some starts are known, they add up to at
 //!   most the total.
+//! * **Starts and pairs**: every open tour from a start ends on one of the other squares, so
+//!   the count from a start is the sum of the counts between it and every other square; when
+//!   only some of those pairs are known, they add up to at most the start's count.
 //!
 //! None of these makes a count right; each can prove one wrong, cheaply. Only a recount by an
 //! engine confirms a count (`crate::verify`).
@@ -37,6 +40,10 @@ pub enum Contradiction {
     StartsSum(BigUint),
     /// An open board total smaller than the sum of the starts known so far.
     StartsExceed(BigUint),
+    /// A count from a start that differs from the sum of all its pairs (to every other square).
+    PairsSum(BigUint),
+    /// A count from a start smaller than the sum of its pairs known so far.
+    PairsExceed(BigUint),
     /// An engine counted something else.
     Recount {
         /// Who recounted it, e.g. `the memo engine`.
@@ -54,7 +61,10 @@ impl Contradiction {
             Contradiction::Odd(_) => "an even number".into(),
             Contradiction::AboveBound(bound) => format!("at most {bound}"),
             Contradiction::StartsSum(sum) => sum.to_string(),
-            Contradiction::StartsExceed(sum) => format!("at least {sum}"),
+            Contradiction::StartsExceed(sum) | Contradiction::PairsExceed(sum) => {
+                format!("at least {sum}")
+            }
+            Contradiction::PairsSum(sum) => sum.to_string(),
             Contradiction::Recount { count, .. } => count.to_string(),
         }
     }
@@ -68,6 +78,8 @@ impl Contradiction {
             Contradiction::AboveBound(_) => "the most the board's knight moves allow: from the start one of its moves, from each later square one of its moves but the one it came from".into(),
             Contradiction::StartsSum(_) => "the sum of its starts' counts".into(),
             Contradiction::StartsExceed(_) => "the starts known for this board already add up to that".into(),
+            Contradiction::PairsSum(_) => "the sum of its pairs' counts, one per end square".into(),
+            Contradiction::PairsExceed(_) => "the pairs known from this start already add up to that".into(),
             Contradiction::Recount { by, .. } => format!("recounted by {by}"),
         }
     }
@@ -127,6 +139,37 @@ pub fn starts_sum<'a>(
     for (start, weight) in Question::starts_of_board(board, TourKind::Open) {
         match known(&start) {
             Some(count) => sum += count * weight,
+            None => complete = false,
+        }
+    }
+    (sum, complete)
+}
+
+/// Checks the open tours from a start against its pairs' counts (`sum` of the counts of the
+/// pairs known, `complete` when every end square's is): the count is the sum of all of them,
+/// and at least the sum of some.
+pub fn check_start(count: &BigUint, sum: &BigUint, complete: bool) -> Result<(), Contradiction> {
+    if complete && count != sum {
+        Err(Contradiction::PairsSum(sum.clone()))
+    } else if !complete && count < sum {
+        Err(Contradiction::PairsExceed(sum.clone()))
+    } else {
+        Ok(())
+    }
+}
+
+/// The sum of the counts of the pairs from `start` (an open start question: a canonical board
+/// and start) to every other square that `known` has (each looked up as its canonical pair
+/// question), and whether it has them all.
+pub fn pairs_sum<'a>(
+    start: &Question,
+    known: impl Fn(&Question) -> Option<&'a BigUint>,
+) -> (BigUint, bool) {
+    let mut sum = BigUint::ZERO;
+    let mut complete = true;
+    for pair in start.pairs_from() {
+        match known(&pair) {
+            Some(count) => sum += count,
             None => complete = false,
         }
     }
@@ -349,7 +392,30 @@ mod tests {
         assert_eq!(check_total(&four, &two, false), Ok(()));
         assert_eq!(
             check_total(&two, &four, false),
-            Err(Contradiction::StartsExceed(four))
+            Err(Contradiction::StartsExceed(four.clone()))
         );
+        assert_eq!(
+            check_start(&four, &two, true),
+            Err(Contradiction::PairsSum(two.clone()))
+        );
+        assert_eq!(check_start(&four, &two, false), Ok(()));
+        assert_eq!(
+            check_start(&two, &four, false),
+            Err(Contradiction::PairsExceed(four))
+        );
+    }
+
+    /// The pairs from a start, each looked up in its canonical form, on a board turned both
+    /// ways: 5x6's corner is the sum of its 29 ends.
+    #[test]
+    fn pairs_from_a_start() {
+        let b = board(5, 6);
+        let corner = Question::from_start(b, Square::new(0, 0), TourKind::Open);
+        let one = BigUint::from(1u32);
+        let (sum, complete) = pairs_sum(&corner, |q| {
+            assert!(q.is_canonical() && q.end.is_some(), "{q}");
+            Some(&one)
+        });
+        assert_eq!((sum, complete), (BigUint::from(29u32), true));
     }
 }

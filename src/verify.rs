@@ -57,7 +57,8 @@ pub fn beyond_every_engine(question: &Question) -> Option<String> {
 /// Checks records read from an export against what the store and the engines know, before
 /// [`crate::exchange::import`] adds them: each must be within reach of an engine, agree with
 /// the store's answer to its question, and, with the store's answers, keep every open total
-/// equal to the sum of its starts (at least the sum of those known); records of boards of at
+/// equal to the sum of its starts (at least the sum of those known) and, on boards with pairs
+/// in the file, every start equal to the sum of its pairs (the same); records of boards of at
 /// most [`RECOUNT_SQUARES`] squares are recounted (without the store) and must agree. The first
 /// problem is returned as bad input naming the record's line.
 pub fn check_import(
@@ -89,14 +90,21 @@ pub fn check_import(
         .filter(|(_, a)| a.question.kind == TourKind::Open)
         .map(|(_, a)| a.question.board)
         .collect();
+    // Boards with pairs in the file: their starts are checked against their pairs, too.
+    let with_pairs: BTreeSet<Board> = answers
+        .iter()
+        .filter(|(_, a)| a.question.end.is_some())
+        .map(|(_, a)| a.question.board)
+        .collect();
     let mut wanted: HashSet<Question> = file.keys().copied().collect();
     for &board in &boards {
         wanted.insert(Question::total(board, TourKind::Open));
-        wanted.extend(
-            Question::starts_of_board(board, TourKind::Open)
-                .into_iter()
-                .map(|(q, _)| q),
-        );
+        for (start, _) in Question::starts_of_board(board, TourKind::Open) {
+            if with_pairs.contains(&board) {
+                wanted.extend(start.pairs_from());
+            }
+            wanted.insert(start);
+        }
     }
     let stored = store.lookup(&wanted)?;
     for (line, answer) in answers {
@@ -145,6 +153,37 @@ pub fn check_import(
             line,
             format!("the total of {board} is {total} ({place}), but {starts} {sum}"),
         ));
+    }
+    for &board in &with_pairs {
+        for (start, _) in Question::starts_of_board(board, TourKind::Open) {
+            let Some(count) = known(&start) else {
+                continue;
+            };
+            let (sum, complete) = trust::pairs_sum(&start, known);
+            if trust::check_start(count, &sum, complete).is_ok() {
+                continue;
+            }
+            // The start's line, or the first pair of it in the file.
+            let (line, place) = match file.get(&start) {
+                Some(&(line, _)) => (line, "in this file"),
+                None => (
+                    start
+                        .pairs_from()
+                        .find_map(|pair| file.get(&pair).map(|&(line, _)| line))
+                        .unwrap_or(0),
+                    "in the store",
+                ),
+            };
+            let pairs = if complete {
+                "its pairs in this file and the store add up to"
+            } else {
+                "the pairs from it in this file and the store already add up to more:"
+            };
+            return Err(bad(
+                line,
+                format!("{start} is {count} ({place}), but {pairs} {sum}"),
+            ));
+        }
     }
 
     // Recount what is cheap.
@@ -254,7 +293,8 @@ pub struct VerifyReport {
 
 /// Checks the answers of `store` that pass the filter: SQLite's integrity checks, each answer
 /// on its own (canonical key, known engine used where it can be, [`trust::check_count`], within
-/// an engine's reach, seconds and time in range), every open total against its starts, and with
+/// an engine's reach, seconds and time in range), every open total against its starts, every
+/// start against its pairs (on boards with pairs in the store), and with
 /// `recount` a recount of every answer that no theorem decides, cheapest boards first, until the
 /// budget is spent. Ctrl-C (the settings' flag) stops it with [`Error::Interrupted`].
 pub fn verify(
@@ -283,16 +323,33 @@ pub fn verify(
             counts.insert(answer.question, &answer.count);
         }
     }
+    // Starts are checked against their pairs on the boards that have some.
+    let with_pairs: HashSet<Board> = counts
+        .keys()
+        .filter(|q| q.end.is_some())
+        .map(|q| q.board)
+        .collect();
     for answer in &answers {
         let q = answer.question;
-        if q.kind == TourKind::Open && q.start.is_none() && q.is_canonical() {
-            let (sum, complete) = trust::starts_sum(q.board, |s| counts.get(s).copied());
-            if let Err(why) = trust::check_total(&answer.count, &sum, complete) {
-                report.problems.push(Problem {
-                    question: Some(q),
-                    detail: format!("stored {}, {why}", answer.count),
-                });
+        if q.kind != TourKind::Open || !q.is_canonical() {
+            continue;
+        }
+        let checked = match (q.start, q.end) {
+            (None, _) => {
+                let (sum, complete) = trust::starts_sum(q.board, |s| counts.get(s).copied());
+                trust::check_total(&answer.count, &sum, complete)
             }
+            (Some(_), None) if with_pairs.contains(&q.board) => {
+                let (sum, complete) = trust::pairs_sum(&q, |p| counts.get(p).copied());
+                trust::check_start(&answer.count, &sum, complete)
+            }
+            _ => Ok(()),
+        };
+        if let Err(why) = checked {
+            report.problems.push(Problem {
+                question: Some(q),
+                detail: format!("stored {}, {why}", answer.count),
+            });
         }
     }
     if options.recount {
@@ -307,6 +364,8 @@ fn answer_problems(answer: &Answer) -> Vec<String> {
     let count = &answer.count;
     let engine = answer.engine.as_str();
     let open_total = q.kind == TourKind::Open && q.start.is_none();
+    // A count from a start may be added up from its pairs (a merge of shards by pair).
+    let open_start = q.kind == TourKind::Open && q.start.is_some() && q.end.is_none();
     let mut problems = Vec::new();
     if !q.is_canonical() {
         let canonical = match (q.start, q.end) {
@@ -330,9 +389,9 @@ fn answer_problems(answer: &Answer) -> Vec<String> {
             "stored {count} by an unknown engine '{engine}' (known: {})",
             KNOWN_ENGINES.join(", ")
         ));
-    } else if engine == SUM && !open_total {
+    } else if engine == SUM && !open_total && !open_start {
         problems.push(format!(
-            "stored {count} under the engine '{SUM}', which only answers open board totals"
+            "stored {count} under the engine '{SUM}', which only answers open board totals (from their starts) and open tours from a start (from its pairs)"
         ));
     } else if open_total && matches!(engine, "memo" | "reference") {
         problems.push(format!(

@@ -260,7 +260,8 @@ pub struct AnswerRecord {
     pub seconds: f64,
     /// When it was computed (UTC).
     pub computed_at: String,
-    /// Where it came from: `computed`, `imported from FILE (...)`, `sum of starts (...)`.
+    /// Where it came from: `computed`, `imported from FILE (...)`, `sum of starts (...)`,
+    /// `sum of pairs (...)`.
     pub source: String,
     /// End row of a `between` answer, or empty (`null`).
     pub to_row: Option<u32>,

@@ -183,7 +183,7 @@ pub fn read_plan(reader: impl BufRead) -> Result<Plan, Error> {
     }
     let board = Board::new(header.rows, header.cols).map_err(|e| at(first, e.to_string()))?;
     let split: Split = header.by.parse().map_err(|m| at(first, m))?;
-    let expected = Plan::new(board, split);
+    let expected = Plan::new(board, split).map_err(|e| at(first, e.to_string()))?;
     if header.shards != expected.shards.len() || header.weight != expected.expected_weight() {
         return Err(at(
             first,
@@ -442,7 +442,7 @@ mod tests {
     #[test]
     fn plans_read_back_in_both_formats() {
         for split in [Split::Start, Split::Pair] {
-            let plan = Plan::new(Board::new(7, 6).unwrap(), split);
+            let plan = Plan::new(Board::new(7, 6).unwrap(), split).unwrap();
             for format in [PlanFormat::Jsonl, PlanFormat::Csv] {
                 assert_eq!(read(&write_plan(&plan, format)).unwrap(), plan);
             }
@@ -451,7 +451,7 @@ mod tests {
 
     #[test]
     fn bad_plans_name_their_line() {
-        let plan = Plan::new(Board::new(5, 5).unwrap(), Split::Start);
+        let plan = Plan::new(Board::new(5, 5).unwrap(), Split::Start).unwrap();
         let text = write_plan(&plan, PlanFormat::Jsonl);
         let lines: Vec<&str> = text.lines().collect();
         // Truncated at a line, and in the middle of one.

@@ -2,6 +2,12 @@
 //! twice, each count believable on its own; then the per-square table and the directed total
 //! as the weighted sums of the shards. Nothing is decided here about storing: [`merge`] gives
 //! the answers, and the caller stores them all or none.
+//!
+//! By pair, a start's count is the sum of its pairs' counts over every other square as the
+//! end (every open tour from it ends somewhere else). The starts are taken on the canonical
+//! board, whose pairs are the plan's questions up to the symmetries that map the canonical
+//! board onto itself and reversal (a pair's count is its reverse's); the table of the board as
+//! asked then reads each square's canonical start, as it does by start.
 
 use std::collections::HashMap;
 
@@ -10,10 +16,10 @@ use num_bigint::BigUint;
 use super::{Plan, Split, abbreviate};
 use crate::count::CountTable;
 use crate::error::Error;
-use crate::existence::no_tour;
+use crate::existence::{no_tour, no_tour_for};
 use crate::question::{Question, TourKind};
 use crate::resolve::{THEOREM, check_stored};
-use crate::store::{Answer, SUM, Store};
+use crate::store::{Answer, Store};
 
 /// What one store holds of a plan's shards.
 #[derive(Clone, Debug)]
@@ -27,7 +33,6 @@ pub struct StoreAnswers {
 impl StoreAnswers {
     /// Looks up the plan's questions in `store`.
     pub fn read(store: &Store, plan: &Plan) -> Result<StoreAnswers, Error> {
-        plan.check_storable()?;
         let questions: Vec<Question> = plan.shards.iter().map(|s| s.question).collect();
         Ok(StoreAnswers {
             path: store.path().to_string(),
@@ -41,7 +46,8 @@ impl StoreAnswers {
 pub struct Merged {
     /// The per-square table, on the plan's board as it was asked.
     pub table: CountTable,
-    /// The answers to store: one per canonical start, then the open total.
+    /// The answers to store: by pair the shards' answers first (so that the starts can be
+    /// checked against them later), then one per canonical start, then the open total.
     pub answers: Vec<Answer>,
 }
 
@@ -139,7 +145,6 @@ pub fn status(plan: &Plan, stores: &[StoreAnswers]) -> ShardStatus {
 /// two different counts (naming it and both stores), and a count that contradicts what is
 /// known of it (the checks every reader of a store makes).
 pub fn merge(plan: &Plan, stores: &[StoreAnswers], into: &str) -> Result<Merged, Error> {
-    plan.check_storable()?;
     let found = gather(plan, stores, true, &mut Vec::new())?;
     let missing: Vec<&str> = plan
         .shards
@@ -174,20 +179,19 @@ pub fn merge(plan: &Plan, stores: &[StoreAnswers], into: &str) -> Result<Merged,
     let board = plan.board;
     let canonical = board.canonical();
     let starts = Question::starts_of_board(canonical, TourKind::Open);
-    let start_answers: HashMap<Question, Answer> = match plan.split {
-        Split::Start => shard_answers,
-        Split::Pair => starts
-            .iter()
-            .map(|(start, _)| {
-                let from = start.start.expect("a start question");
-                let pairs: Vec<&Answer> = canonical
-                    .all_squares()
-                    .filter(|&end| end != from)
-                    .map(|end| &shard_answers[&Question::between(canonical, from, end)])
-                    .collect();
-                (*start, sum_of_pairs(*start, &pairs))
-            })
-            .collect(),
+    // By pair, the shards' answers are stored too, in plan order.
+    let (pair_answers, start_answers): (Vec<Answer>, HashMap<Question, Answer>) = match plan.split {
+        Split::Start => (Vec::new(), shard_answers),
+        Split::Pair => (
+            plan.shards
+                .iter()
+                .map(|shard| shard_answers[&shard.question].clone())
+                .collect(),
+            starts
+                .iter()
+                .map(|(start, _)| (*start, start_of_pairs(*start, &shard_answers)))
+                .collect(),
+        ),
     };
     let counts: Vec<BigUint> = board
         .all_squares()
@@ -210,10 +214,19 @@ pub fn merge(plan: &Plan, stores: &[StoreAnswers], into: &str) -> Result<Merged,
     } else {
         Answer::sum_of_starts(total_question, &inputs)
     };
-    let mut answers: Vec<Answer> = starts
-        .iter()
-        .map(|(start, _)| start_answers[start].clone())
-        .collect();
+    if plan.split == Split::Pair {
+        // Added up the other way, pair by pair with its weight, the pairs must give the same
+        // total: every ordered pair of the board counted once, in whichever orientation.
+        let by_pairs: BigUint = plan
+            .shards
+            .iter()
+            .zip(&pair_answers)
+            .map(|(shard, answer)| &answer.count * shard.weight)
+            .sum();
+        debug_assert_eq!(by_pairs, total.count, "{board}: pairs and starts disagree");
+    }
+    let mut answers = pair_answers;
+    answers.extend(starts.iter().map(|(start, _)| start_answers[start].clone()));
     answers.push(total);
     Ok(Merged {
         table: CountTable::new(board, counts),
@@ -221,22 +234,15 @@ pub fn merge(plan: &Plan, stores: &[StoreAnswers], into: &str) -> Result<Merged,
     })
 }
 
-/// A start's count added up from its pairs' answers (one per end square): the engine [`SUM`]
-/// and the source `sum of pairs (ENGINE, SOURCE; ...)`, naming each distinct engine and source.
-fn sum_of_pairs(question: Question, pairs: &[&Answer]) -> Answer {
-    let mut count = BigUint::default();
-    let mut seconds = 0.0;
-    let mut inputs: Vec<String> = Vec::new();
-    for answer in pairs {
-        count += &answer.count;
-        seconds += answer.seconds;
-        let input = format!("{}, {}", answer.engine, answer.source);
-        if !inputs.contains(&input) {
-            inputs.push(input);
-        }
+/// The answer for `start` (a canonical start question) from the pairs' answers of the plan:
+/// the sum over every other square of the canonical board as the end ([`Answer::sum_of_pairs`]),
+/// or, like the resolver, a zero that a theorem decides when the theorems decide every pair and
+/// the start itself.
+fn start_of_pairs(start: Question, pairs: &HashMap<Question, Answer>) -> Answer {
+    let from_pairs: Vec<&Answer> = start.pairs_from().map(|pair| &pairs[&pair]).collect();
+    if from_pairs.iter().all(|answer| answer.engine == THEOREM) && no_tour_for(&start).is_some() {
+        Answer::computed(start, 0u32, THEOREM, 0.0)
+    } else {
+        Answer::sum_of_pairs(start, &from_pairs)
     }
-    inputs.sort();
-    let mut sum = Answer::computed(question, count, SUM, seconds);
-    sum.source = format!("sum of pairs ({})", inputs.join("; "));
-    sum
 }

@@ -18,11 +18,11 @@ mod merge;
 use std::fmt;
 use std::str::FromStr;
 
-use crate::board::{Board, Square};
+use crate::board::Board;
 use crate::error::Error;
-use crate::existence::no_open_tour;
+use crate::existence::no_tour_for;
 use crate::question::{Question, TourKind};
-use crate::resolve::{self, Progress, Settings};
+use crate::resolve::{self, Progress, Settings, beyond_one_machine};
 use crate::store::Store;
 
 pub use file::{PlanFormat, read_plan, write_plan};
@@ -50,6 +50,18 @@ impl Split {
         match self {
             Split::Start => "start",
             Split::Pair => "pair",
+        }
+    }
+
+    /// The split `knights shards plan` uses unless told: by start, except on boards whose
+    /// counts from one square are beyond one machine ([`beyond_one_machine`], e.g. 8x8), where
+    /// a plan by start could not be run; pairs are not subject to that limit (each is one
+    /// bounded search), so those boards are split by pair.
+    pub fn default_for(board: Board) -> Split {
+        if beyond_one_machine(board) {
+            Split::Pair
+        } else {
+            Split::Start
         }
     }
 
@@ -109,7 +121,15 @@ pub struct Plan {
 impl Plan {
     /// The plan of `board` split by `split`. The questions are sorted (by start square, then
     /// end square, on the canonical board), which fixes the ids.
-    pub fn new(board: Board, split: Split) -> Plan {
+    ///
+    /// A board of one square cannot be split by pair: its one tour starts and ends on the same
+    /// square, so no pair of two squares stands for it and the pairs would add up to 0.
+    pub fn new(board: Board, split: Split) -> Result<Plan, Error> {
+        if split == Split::Pair && board.squares() < 2 {
+            return Err(Error::Unsupported(format!(
+                "{board} cannot be split by pair: its one tour starts and ends on its one square, which is no pair of squares; use --by start"
+            )));
+        }
         let mut questions = match split {
             Split::Start => Question::starts_of_board(board, TourKind::Open),
             Split::Pair => Question::pairs_of_board(board),
@@ -123,14 +143,15 @@ impl Plan {
                 id: format!("{canonical}-{}{index}", split.letter()),
                 question,
                 weight,
-                estimate: u64::from(!ruled_out(&question)),
+                // The resolver answers these zeros by the same theorems, without a search.
+                estimate: u64::from(no_tour_for(&question).is_none()),
             })
             .collect();
-        Plan {
+        Ok(Plan {
             board,
             split,
             shards,
-        }
+        })
     }
 
     /// What the weights must add up to: the board's squares (by start) or its ordered pairs of
@@ -169,18 +190,6 @@ impl Plan {
             .filter(|(index, _)| *index as u64 % workers == worker)
             .map(|(_, shard)| shard)
             .collect())
-    }
-
-    /// Refuses a plan whose answers the store cannot keep yet: pair questions need the store's
-    /// `between` answers (to_row, to_col), which this build's store does not have; without
-    /// them a pair's answer would be filed under its start alone.
-    pub fn check_storable(&self) -> Result<(), Error> {
-        match self.split {
-            Split::Start => Ok(()),
-            Split::Pair => Err(Error::Unsupported(
-                "plans by pair cannot be run or merged yet: this build's answer store does not keep answers between two squares; use --by start".to_string(),
-            )),
-        }
     }
 }
 
@@ -250,25 +259,6 @@ pub fn run(
     })
 }
 
-/// True when an existence theorem makes the shard's count zero without a search: no open tour
-/// on the board or from either end, or (for a pair) the colour rule for the ends — a knight
-/// alternates colours, so on a board of an even number of squares the two ends of an open
-/// tour differ in colour, and on an odd board both are of the corners' colour.
-pub fn ruled_out(question: &Question) -> bool {
-    let board = question.board;
-    let ends_ruled_out = |square: Square| no_open_tour(board, Some(square)).is_some();
-    let even = board.squares().is_multiple_of(2);
-    match (question.start, question.end) {
-        (Some(start), Some(end)) => {
-            ends_ruled_out(start)
-                || ends_ruled_out(end)
-                || (even && Board::is_corner_colour(start) == Board::is_corner_colour(end))
-                || (!even && (!Board::is_corner_colour(start) || !Board::is_corner_colour(end)))
-        }
-        (start, _) => no_open_tour(board, start).is_some(),
-    }
-}
-
 /// `ids` for a message: the first [`IDS_SHOWN`], then how many more.
 pub fn abbreviate(ids: &[&str]) -> String {
     let shown = ids[..ids.len().min(IDS_SHOWN)].join(", ");
@@ -281,13 +271,18 @@ pub fn abbreviate(ids: &[&str]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Square;
 
     #[test]
     fn plans_cover_the_board_once() {
         for (rows, cols) in [(5, 5), (6, 6), (6, 7), (3, 4), (4, 4), (1, 1)] {
             let board = Board::new(rows, cols).unwrap();
             for split in [Split::Start, Split::Pair] {
-                let plan = Plan::new(board, split);
+                let Ok(plan) = Plan::new(board, split) else {
+                    // Its one tour is no pair of squares.
+                    assert_eq!((board.squares(), split), (1, Split::Pair));
+                    continue;
+                };
                 let weights: u64 = plan.shards.iter().map(|s| s.weight).sum();
                 assert_eq!(weights, plan.expected_weight(), "{board} by {split}");
                 let mut ids: Vec<&str> = plan.shards.iter().map(|s| s.id.as_str()).collect();
@@ -300,22 +295,42 @@ mod tests {
     /// Ids are part of the plan format: these must never change within a version.
     #[test]
     fn ids_are_stable() {
-        let plan = Plan::new(Board::new(7, 6).unwrap(), Split::Start);
+        let plan = Plan::new(Board::new(7, 6).unwrap(), Split::Start).unwrap();
         assert_eq!(plan.shards.len(), 12);
         assert_eq!(plan.shards[0].id, "6x7-s0");
         assert_eq!(plan.shards[0].question.start, Some(Square::new(0, 0)));
         assert_eq!(plan.shards[3].id, "6x7-s3");
         assert_eq!(plan.shards[3].question.start, Some(Square::new(0, 3)));
-        let pairs = Plan::new(Board::new(5, 5).unwrap(), Split::Pair);
+        let pairs = Plan::new(Board::new(5, 5).unwrap(), Split::Pair).unwrap();
         assert_eq!(pairs.shards[1].id, "5x5-p1");
         assert_eq!(pairs.shards[1].question.start, Some(Square::new(0, 0)));
         assert_eq!(pairs.shards[1].question.end, Some(Square::new(0, 2)));
     }
 
+    /// The 8x8 plans the README describes; pairs are the default where starts are beyond one
+    /// machine.
+    #[test]
+    fn eight_by_eight_plans() {
+        let board = Board::new(8, 8).unwrap();
+        let pairs = Plan::new(board, Split::Pair).unwrap();
+        assert_eq!(pairs.shards.len(), 278);
+        assert_eq!(pairs.shards.iter().filter(|s| s.estimate > 0).count(), 136);
+        let starts = Plan::new(board, Split::Start).unwrap();
+        assert_eq!(starts.shards.len(), 10);
+        // A worker's share of pairs is not refused where its starts would be.
+        let questions = |plan: &Plan| plan.shards.iter().map(|s| s.question).collect::<Vec<_>>();
+        let settings = Settings::default();
+        assert!(resolve::check_engines(&questions(&pairs), &settings).is_ok());
+        assert!(resolve::check_engines(&questions(&starts), &settings).is_err());
+        assert_eq!(Split::default_for(board), Split::Pair);
+        assert_eq!(Split::default_for(Board::new(8, 7).unwrap()), Split::Pair);
+        assert_eq!(Split::default_for(Board::new(6, 7).unwrap()), Split::Start);
+    }
+
     /// A zero that the colour rule decides costs nothing; every worker gets its own shards.
     #[test]
     fn colour_zeros_and_workers() {
-        let plan = Plan::new(Board::new(5, 5).unwrap(), Split::Pair);
+        let plan = Plan::new(Board::new(5, 5).unwrap(), Split::Pair).unwrap();
         let first = &plan.shards[0];
         assert_eq!(
             (first.question.start, first.question.end),

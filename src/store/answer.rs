@@ -32,8 +32,10 @@ pub const COMPUTED: &str = "computed";
 /// The source of an answer stored before sources were kept (schema version 2 and older).
 pub const UNRECORDED: &str = "unrecorded";
 
-/// The engine recorded for an open board total added up from its starts' counts: no engine
-/// counted it as such, and its source names where the starts came from.
+/// The engine recorded for a count added up from other counts, which no engine counted as
+/// such: an open board total from its starts' counts (source `sum of starts (...)`), or the
+/// open tours from one start from its pairs' counts (source `sum of pairs (...)`, from a merge
+/// of shards by pair). The source names where the parts came from.
 pub const SUM: &str = "sum";
 
 /// An answer with its provenance, as kept in the store.
@@ -53,7 +55,8 @@ pub struct Answer {
     /// When it was computed (UTC, ISO 8601); `None` for "now" when saving.
     pub computed_at: Option<String>,
     /// Where it came from: [`COMPUTED`] here, `imported from FILE (...)`, `sum of starts
-    /// (...)` for an open total added up from its starts (engine `sum`), or [`UNRECORDED`].
+    /// (...)` for an open total added up from its starts, `sum of pairs (...)` for a start's
+    /// count added up from its pairs (both engine `sum`), or [`UNRECORDED`].
     pub source: String,
 }
 
@@ -84,27 +87,42 @@ impl Answer {
     /// source `sum of starts (ENGINE, SOURCE; ...)`, naming each distinct engine and source of
     /// the starts (zeros that a theorem decides left out when there is anything else).
     pub fn sum_of_starts(question: Question, starts: &[(&Answer, u64)]) -> Self {
+        Answer::added_up(question, starts, "starts")
+    }
+
+    /// The open tours from one start added up from its pairs' answers, one per end square
+    /// (`knights shards merge` of a plan by pair): the engine [`SUM`] (no engine counted from
+    /// the start) and the source `sum of pairs (ENGINE, SOURCE; ...)`, as for a total. Every
+    /// open tour from a start ends on one other square, so the pairs from it add up to its
+    /// count; `knights verify` checks the two against each other where the store has both.
+    pub fn sum_of_pairs(question: Question, pairs: &[&Answer]) -> Self {
+        let pairs: Vec<(&Answer, u64)> = pairs.iter().map(|&answer| (answer, 1)).collect();
+        Answer::added_up(question, &pairs, "pairs")
+    }
+
+    /// The weighted sum of `inputs`, recorded as `sum of WHAT (...)`.
+    fn added_up(question: Question, inputs: &[(&Answer, u64)], what: &str) -> Self {
         let mut count = BigUint::default();
         let mut seconds = 0.0;
-        let mut inputs: Vec<String> = Vec::new();
+        let mut named: Vec<String> = Vec::new();
         let mut theorem_only = true;
-        for (answer, weight) in starts {
+        for (answer, weight) in inputs {
             count += &answer.count * *weight;
             seconds += answer.seconds;
             theorem_only &= answer.engine == "theorem";
         }
-        for (answer, _) in starts {
+        for (answer, _) in inputs {
             if theorem_only || answer.engine != "theorem" {
                 let input = format!("{}, {}", answer.engine, answer.source);
-                if !inputs.contains(&input) {
-                    inputs.push(input);
+                if !named.contains(&input) {
+                    named.push(input);
                 }
             }
         }
-        inputs.sort();
-        let mut total = Answer::computed(question, count, SUM, seconds);
-        total.source = format!("sum of starts ({})", inputs.join("; "));
-        total
+        named.sort();
+        let mut sum = Answer::computed(question, count, SUM, seconds);
+        sum.source = format!("sum of {what} ({})", named.join("; "));
+        sum
     }
 }
 

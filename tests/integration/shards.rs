@@ -1,6 +1,7 @@
 //! `knights shards`: a board's table counted by workers with stores of their own (one of them
 //! killed and run again), merged, and compared with `knights count`; merges that must refuse
-//! (a shard missing, two stores that disagree) and store nothing; status; bad plans.
+//! (a shard missing, two stores that disagree) and store nothing; status; bad plans. The same
+//! by pair, and the plans of 8x8.
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -31,7 +32,8 @@ fn finish(child: Child) -> String {
     stderr
 }
 
-/// A directory with a plan of `rows × cols` by start, and a worker store per worker.
+/// A directory with a plan of `rows × cols` (by start, or split as asked), and a worker store
+/// per worker.
 struct Workers {
     test: TestStore,
     plan: PathBuf,
@@ -39,11 +41,17 @@ struct Workers {
 
 impl Workers {
     fn new(rows: u32, cols: u32) -> Self {
+        Workers::by(rows, cols, &[])
+    }
+
+    /// With `by` given to `shards plan` (`["--by", "pair"]`).
+    fn by(rows: u32, cols: u32, by: &[&str]) -> Self {
         let test = TestStore::new();
         let plan = test.dir.path().join("plan.jsonl");
         test.knights()
             .args(["shards", "plan", &rows.to_string(), &cols.to_string(), "-o"])
             .arg(&plan)
+            .args(by)
             .assert()
             .success();
         Workers { test, plan }
@@ -253,6 +261,199 @@ fn merges_refuse_missing_and_conflicting_shards() {
         .success()
         .stdout(contains("total (directed):   6637920"));
     assert_eq!(workers.test.answers(), 7);
+}
+
+/// By pair, on a square board (all eight symmetries) and a board asked as rows > cols (the
+/// plan's questions are on the board turned to rows <= cols): three workers at once, then a
+/// merge that prints what `knights count` prints, stores the pairs, the starts (added up from
+/// the pairs, engine `sum`) and the total, and passes `knights verify`.
+#[test]
+fn three_workers_merge_pairs_to_the_direct_table() {
+    for (rows, cols) in [(6, 6), (6, 5)] {
+        let workers = Workers::by(rows, cols, &["--by", "pair"]);
+        let children: Vec<Child> = (0..3).map(|w| workers.run(w, 3)).collect();
+        for child in children {
+            finish(child);
+        }
+        let stores: Vec<PathBuf> = (0..3).map(|w| workers.store(w)).collect();
+        let merged = workers.with_stores("merge", &stores).output().unwrap();
+        let stderr = String::from_utf8_lossy(&merged.stderr);
+        assert!(merged.status.success(), "{stderr}");
+        assert!(stderr.contains(" by pair from 3 stores"), "{stderr}");
+        let table = String::from_utf8(merged.stdout).unwrap();
+        assert_eq!(table, direct_table(rows, cols), "{rows}x{cols}");
+        let stored = workers
+            .test
+            .knights()
+            .args(["count", &rows.to_string(), &cols.to_string(), "--stats"])
+            .assert()
+            .success()
+            .stderr(contains("answered from the store"));
+        assert_eq!(String::from_utf8_lossy(&stored.get_output().stdout), table);
+        let (engine, source): (String, String) = workers
+            .test
+            .sqlite()
+            .query_row(
+                "SELECT engine, source FROM answers
+                 WHERE kind = 'open' AND row = 0 AND col = 0",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .unwrap();
+        assert_eq!(engine, "sum");
+        assert!(
+            source.starts_with("sum of pairs (memo, merged from "),
+            "{source}"
+        );
+        workers
+            .test
+            .knights()
+            .arg("verify")
+            .assert()
+            .success()
+            .stdout(contains(": 0 problems"));
+    }
+}
+
+/// By pair: a merge with shards missing names them and stores nothing; status counts what is
+/// done; a pair with two counts is refused naming both stores.
+#[test]
+fn pair_merges_refuse_missing_and_conflicting_shards() {
+    let workers = Workers::by(6, 6, &["--by", "pair"]);
+    finish(workers.run(0, 3));
+    finish(workers.run(2, 3));
+    let partial = [workers.store(0), workers.store(2)];
+    workers
+        .with_stores("status", &partial)
+        .assert()
+        .success()
+        .stdout(contains("6x6 by pair: 62 of 93 shards done ("))
+        .stdout(contains(
+            "missing: 6x6-p1, 6x6-p4, 6x6-p7, 6x6-p10, 6x6-p13 and 26 more\n",
+        ));
+    workers
+        .with_stores("merge", &partial)
+        .assert()
+        .code(1)
+        .stderr(contains(
+            "31 of the plan's 93 shards are in none of the stores: 6x6-p1, 6x6-p4, 6x6-p7, 6x6-p10, 6x6-p13 and 26 more; nothing was stored",
+        ));
+    assert!(!workers.test.path().exists() || workers.test.answers() == 0);
+
+    // Shard 6x6-p0, the corner to its neighbour, is worker 0's: a copy of its store with that
+    // count changed.
+    finish(workers.run(1, 3));
+    let bad = workers.test.dir.path().join("bad.db");
+    std::fs::copy(workers.store(0), &bad).unwrap();
+    let conn = rusqlite::Connection::open(&bad).unwrap();
+    let pair = "kind = 'between' AND rows = 6 AND cols = 6 AND row = 0 AND col = 0
+                AND to_row = 0 AND to_col = 1";
+    let count: String = conn
+        .query_row(
+            &format!("SELECT count FROM answers WHERE {pair}"),
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    let changed = conn
+        .execute(
+            &format!(
+                "UPDATE answers SET count = CAST(CAST(count AS INTEGER) + 2 AS TEXT) WHERE {pair}"
+            ),
+            [],
+        )
+        .unwrap();
+    assert_eq!(changed, 1);
+    drop(conn);
+    let stores = [
+        workers.store(0),
+        workers.store(1),
+        workers.store(2),
+        bad.clone(),
+    ];
+    let refused = workers.with_stores("merge", &stores).assert().code(1);
+    let stderr = String::from_utf8_lossy(&refused.get_output().stderr).into_owned();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    let changed: u64 = count.parse::<u64>().unwrap() + 2;
+    assert!(
+        stderr.contains(&format!(
+            "shard 6x6-p0 (open tours of 6x6 from (0, 0) to (0, 1)) is {count} in {}",
+            workers.store(0).display()
+        )),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(&format!("but {changed} in {}", bad.display())),
+        "{stderr}"
+    );
+    assert!(!workers.test.path().exists() || workers.test.answers() == 0);
+    workers
+        .with_stores("status", &stores)
+        .assert()
+        .success()
+        .stdout(contains("93 of 93 shards done (100.0% of the estimate)"))
+        .stdout(contains(
+            "conflicting counts (a merge will refuse them): 6x6-p0",
+        ));
+    workers
+        .with_stores("merge", &stores[..3])
+        .assert()
+        .success()
+        .stdout(contains("total (directed):   6637920"));
+}
+
+/// 8x8: by pair unless told (its starts are beyond one machine), 278 shards of which 136 need
+/// a search, and 10 by start; a pair shard runs where a start shard is refused (only a zero
+/// that the colour rule decides is run here: the others take far longer).
+#[test]
+fn eight_by_eight_is_split_by_pair() {
+    let workers = Workers::new(8, 8);
+    let text = std::fs::read_to_string(&workers.plan).unwrap();
+    assert!(
+        text.starts_with(
+            "{\"plan\":\"knights shards\",\"version\":1,\"rows\":8,\"cols\":8,\"by\":\"pair\",\"shards\":278,"
+        ),
+        "{text}"
+    );
+    assert_eq!(text.matches("\"estimate\":1}").count(), 136);
+    assert_eq!(text.matches("\"estimate\":0}").count(), 142);
+    workers
+        .test
+        .knights()
+        .args(["shards", "run"])
+        .arg(&workers.plan)
+        .args(["--shard", "8x8-p1", "--quiet"])
+        .assert()
+        .success()
+        .stderr(contains(
+            "shard 8x8-p1: 1 shard, 1 computed, 0 already stored",
+        ));
+    let by_start = workers.test.dir.path().join("start.jsonl");
+    workers
+        .test
+        .knights()
+        .args(["shards", "plan", "8", "8", "--by", "start", "-o"])
+        .arg(&by_start)
+        .assert()
+        .success()
+        .stderr(contains("10 shards"));
+    workers
+        .test
+        .knights()
+        .args(["shards", "run"])
+        .arg(&by_start)
+        .args(["--shard", "8x8-s0"])
+        .assert()
+        .code(2)
+        .stderr(contains("beyond one machine"));
+    // A board of one square has no pairs.
+    workers
+        .test
+        .knights()
+        .args(["shards", "plan", "1", "1", "--by", "pair"])
+        .assert()
+        .code(2)
+        .stderr(contains("1x1 cannot be split by pair"));
 }
 
 /// A bad plan file is one line naming its line, exit 2; so are bad worker numbers.

@@ -17,7 +17,8 @@ Every record is checked before anything is written: a canonical question, a know
 engine, an exact count that no theorem rules out, even where it counts tours both ways, within
 the bound of the board's moves and within reach of an engine, a real time and a believable
 number of seconds; the same count as the store's; totals equal to the sum of their starts (in
-the file and the store together); and on boards of at most 30 squares the engines' own count.
+the file and the store together), and starts to the sum of their pairs (likewise, on boards with
+pairs in the file); and on boards of at most 30 squares the engines' own count.
 One bad record rejects the whole file, naming its line. Each answer keeps where it came from:
 its engine, and the source `imported from FILE` (shown by `knights query`).
 

@@ -22,7 +22,8 @@ use crate::cli::values::{CountFormatArg, parse_side};
 #[derive(Debug, clap::Args)]
 #[command(after_help = "\
 A board's per-square table of open tours is a weighted sum of independent questions: one per
-symmetry class of start squares (--by start), or of (start, end) pairs (--by pair). A plan lists
+symmetry class of start squares (--by start), or of (start, end) pairs (--by pair, the default
+on boards whose counts from one square are beyond one machine, such as 7x8 and 8x8). A plan lists
 them as shards; each worker computes its share into its own store file (--db), on any machine
 and under any scheduler; a merge checks every shard and adds them up.
 
@@ -97,9 +98,11 @@ struct PlanArgs {
     /// Number of columns.
     #[arg(value_parser = parse_side)]
     cols: u32,
-    /// One shard per class of start squares, or per class of (start, end) pairs.
-    #[arg(long, value_enum, default_value_t = SplitArg::Start)]
-    by: SplitArg,
+    /// One shard per class of start squares, or per class of (start, end) pairs. By default
+    /// `start`, except on boards whose counts from one square are beyond one machine (a short
+    /// side of 7 or more and a long side of 8 or more, e.g. 7x8 and 8x8): `pair` there.
+    #[arg(long, value_enum)]
+    by: Option<SplitArg>,
     /// The plan's format.
     #[arg(long, value_enum, default_value_t = PlanFormatArg::Jsonl)]
     format: PlanFormatArg,
@@ -143,7 +146,8 @@ Every store is read, never written; every shard must be in one of them, with the
 every store that has it, and a count that no theorem, parity or bound contradicts. Then the
 per-square table and the board's open total are stored in the store of --db (or $KNIGHTS_DB) as
 ordinary answers (source `merged from FILE`), all or nothing, and the table is printed as
-`knights count` prints it.
+`knights count` prints it. By pair, the pairs are stored too, and each start's count is the sum
+of its pairs (every tour from it ends on another square): engine `sum`, source `sum of pairs`.
 
 Examples:
   knights shards merge plan.jsonl --from w0.db w1.db w2.db
@@ -183,14 +187,15 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
 fn plan(args: PlanArgs) -> Result<()> {
     let board = Board::new(args.rows, args.cols)?;
     let split = match args.by {
-        SplitArg::Start => Split::Start,
-        SplitArg::Pair => Split::Pair,
+        Some(SplitArg::Start) => Split::Start,
+        Some(SplitArg::Pair) => Split::Pair,
+        None => Split::default_for(board),
     };
     let format = match args.format {
         PlanFormatArg::Jsonl => PlanFormat::Jsonl,
         PlanFormatArg::Csv => PlanFormat::Csv,
     };
-    let plan = Plan::new(board, split);
+    let plan = Plan::new(board, split)?;
     write_file(&args.output, &shards::write_plan(&plan, format))?;
     if args.output.as_os_str() != "-" {
         eprintln!(
@@ -209,7 +214,6 @@ fn read_plan(path: &Path) -> Result<Plan> {
 
 fn run_worker(args: RunArgs, session: &Session) -> Result<()> {
     let plan = read_plan(&args.plan)?;
-    plan.check_storable()?;
     let mine = match &args.shard {
         Some(id) => vec![plan.shard(id).ok_or_else(|| {
             CliError::bad_input(format!(
@@ -264,7 +268,6 @@ fn read_stores(plan: &Plan, from: &[PathBuf], session: &Session) -> Result<Vec<S
 
 fn merge(args: MergeArgs, session: &Session) -> Result<()> {
     let plan = read_plan(&args.plan)?;
-    plan.check_storable()?;
     let stores = read_stores(&plan, &args.from, session)?;
     // Answers read from the store they go to keep their source.
     let target = session.store_path()?;
@@ -297,7 +300,6 @@ fn merge(args: MergeArgs, session: &Session) -> Result<()> {
 
 fn status(args: StatusArgs, session: &Session) -> Result<()> {
     let plan = read_plan(&args.plan)?;
-    plan.check_storable()?;
     let stores = read_stores(&plan, &args.from, session)?;
     let status = shards::status(&plan, &stores);
     let mut text = format!(
