@@ -5,7 +5,7 @@
 //!
 //! ```text
 //! {"plan":"knights shards","version":1,"rows":6,"cols":7,"by":"start","shards":12,"weight":42}
-//! {"id":"6x7-s0","rows":6,"cols":7,"row":0,"col":0,"weight":4,"estimate":1}
+//! {"id":"6x7-s0","rows":6,"cols":7,"row":0,"col":0,"weight":4,"estimate":42}
 //! ```
 //!
 //! CSV: the same header as a `#` comment line (CSV readers skip it with their comment

@@ -102,8 +102,9 @@ pub struct Shard {
     pub question: Question,
     /// How many squares (by start) or ordered pairs (by pair) of the board share the question.
     pub weight: u64,
-    /// Relative cost: 1 for a shard that needs a search, 0 for a zero that the colour rule or
-    /// another existence theorem decides. Only the ratios mean anything.
+    /// Relative cost ([`frontier::relative_cost`](crate::count::frontier::relative_cost)), 0
+    /// for a zero that the colour rule or another existence theorem decides. Only the ratios
+    /// mean anything.
     pub estimate: u64,
 }
 
@@ -144,7 +145,12 @@ impl Plan {
                 question,
                 weight,
                 // The resolver answers these zeros by the same theorems, without a search.
-                estimate: u64::from(no_tour_for(&question).is_none()),
+                estimate: match (no_tour_for(&question), question.start) {
+                    (None, Some(start)) => {
+                        crate::count::frontier::relative_cost(canonical, start, question.end)
+                    }
+                    _ => 0,
+                },
             })
             .collect();
         Ok(Plan {
@@ -337,7 +343,7 @@ mod tests {
             (Some(Square::new(0, 0)), Some(Square::new(0, 1)))
         );
         assert_eq!(first.estimate, 0);
-        assert_eq!(plan.shards[1].estimate, 1);
+        assert!(plan.shards[1].estimate > 0);
         let mut dealt: Vec<&str> = (0..3)
             .flat_map(|w| plan.for_worker(w, 3).unwrap())
             .map(|s| s.id.as_str())

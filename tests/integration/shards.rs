@@ -194,7 +194,7 @@ fn merges_refuse_missing_and_conflicting_shards() {
         .success();
     let status = String::from_utf8_lossy(&status.get_output().stdout).into_owned();
     assert!(
-        status.starts_with("6x6 by start: 4 of 6 shards done (66.7% of the estimate), "),
+        status.starts_with("6x6 by start: 4 of 6 shards done (64.6% of the estimate), "),
         "{status}"
     );
     assert!(status.contains("missing: 6x6-s1, 6x6-s4\n"), "{status}");
@@ -415,8 +415,8 @@ fn eight_by_eight_is_split_by_pair() {
         ),
         "{text}"
     );
-    assert_eq!(text.matches("\"estimate\":1}").count(), 136);
     assert_eq!(text.matches("\"estimate\":0}").count(), 142);
+    assert_eq!(text.lines().count(), 1 + 278);
     workers
         .test
         .knights()
@@ -538,7 +538,7 @@ fn one_shard_and_csv_plans() {
     let text = std::fs::read_to_string(&plan).unwrap();
     assert!(text.starts_with(
         "# knights shards plan version=1 rows=5 cols=6 by=start shards=9 weight=30\n\
-         id,rows,cols,row,col,to_row,to_col,weight,estimate\n5x6-s0,5,6,0,0,,,4,1\n"
+         id,rows,cols,row,col,to_row,to_col,weight,estimate\n5x6-s0,5,6,0,0,,,4,11\n"
     ));
     test.knights()
         .args(["shards", "run"])

@@ -72,16 +72,19 @@ The plan (JSON lines by default) starts with a header that describes the board, 
 the plan's version:
   {\"plan\":\"knights shards\",\"version\":1,\"rows\":6,\"cols\":7,\"by\":\"start\",\"shards\":12,\"weight\":42}
 then one line per shard:
-  {\"id\":\"6x7-s0\",\"rows\":6,\"cols\":7,\"row\":0,\"col\":0,\"weight\":4,\"estimate\":1}
+  {\"id\":\"6x7-s0\",\"rows\":6,\"cols\":7,\"row\":0,\"col\":0,\"weight\":4,\"estimate\":42}
   - id: BOARD-sN (by start) or BOARD-pN (by pair) on the board turned to rows <= cols; N is the
     shard's place in the plan. Ids never change for a board and split within a plan version.
   - rows, cols, row, col (and to_row, to_col by pair): the canonical question.
   - weight: how many squares (by start) or ordered pairs of distinct squares (by pair) of the
     board the question stands for. Weights add up to the squares, or squares x (squares - 1).
-  - estimate: a relative cost, not a time: 1 for a shard that needs a search, 0 for a zero that
-    a theorem decides (by pair: the colour rule, the two ends of an open tour differ in colour on
-    an even board and are both of the corners' colour on an odd one). These zeros are in the plan,
-    so that the weights account for every pair; they cost nothing to run.
+  - estimate: a relative cost, not a time (only ratios within one plan mean anything): where the
+    frontier engine meets in the middle, one join plus the squares its pass takes before each
+    fixed end above the cut (measured: earlier ends cost more); elsewhere the board's squares
+    for every shard; 0 for a zero that a theorem decides (by pair: the colour rule, the two ends
+    of an open tour differ in colour on an even board and are both of the corners' colour on an
+    odd one). These zeros are in the plan, so that the weights account for every pair; they cost
+    nothing to run.
 CSV has the header as a comment line `# knights shards plan version=1 rows=... by=...`, then
 `id,rows,cols,row,col,to_row,to_col,weight,estimate` (to_row, to_col empty by start).
 
