@@ -189,19 +189,25 @@ fn meet_pair_word<Wd: Word, T: Tally + Into<u128> + Copy>(
         Ok(open_classes::<Wd, T>(layer, &codec, cut, offset))
     };
     let square = |v: usize| all.square(v);
+    // A half's pass fixes both ends wherever they are: an end beyond the cut is still to come
+    // for the whole pass, so the half has no tour end but its own (fewer states).
+    let turned = |v: usize| square(all.n - 1 - v);
     let (tops, bottoms) = match (a < lo, b < lo, b > hi) {
         // Both above the cut: the bottom half has no tour end.
         (true, true, _) => (
             half(Some(FrontierMode::Between(square(a), square(b))))?,
             half(None)?,
         ),
-        // One above, one below: each half has its own.
+        // One above, one below: each half has its own, and only it.
         (true, false, true) => (
-            half(Some(FrontierMode::OpenFrom(square(a))))?,
-            half(Some(FrontierMode::OpenFrom(square(all.n - 1 - b))))?,
+            half(Some(FrontierMode::Between(square(a), square(b))))?,
+            half(Some(FrontierMode::Between(turned(b), turned(a))))?,
         ),
         // One above, one on the cut.
-        (true, false, false) => (half(Some(FrontierMode::OpenFrom(square(a))))?, half(None)?),
+        (true, false, false) => (
+            half(Some(FrontierMode::Between(square(a), square(b))))?,
+            half(None)?,
+        ),
         // Both on the cut (one below was turned above).
         _ => {
             let halves = half(None)?;
