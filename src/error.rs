@@ -49,7 +49,7 @@ pub enum Error {
 
     /// Counts from one square of a board that no engine gives on one machine.
     #[error(
-        "counts from one square of the {board} board are beyond one machine (no engine here would finish them); what it can count on this board: its closed tours (--closed)"
+        "counts from one square of the {board} board are beyond one machine (no engine here would finish them); what it can count on this board: its closed tours (--closed), and tours between two squares (--to ROW2 COL2), which `knights shards plan {} {}` lists as shards for many machines", board.rows(), board.cols()
     )]
     BeyondOneMachine {
         /// The board.
