@@ -125,9 +125,6 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
     let clock = Instant::now();
     let resolution =
         resolve_showing_progress(&questions, store.as_deref_mut(), &settings, session)?;
-    for note in &resolution.notes {
-        eprintln!("note: {note}");
-    }
     let format = Format::from(args.format);
     let exporter = format.exporter();
     let count = resolution.count(&questions[0]);
@@ -158,12 +155,7 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
         ));
     }
     if args.stats {
-        eprintln!(
-            "{}; {:.3} s; memory budget {}",
-            resolution.source(&questions),
-            clock.elapsed().as_secs_f64(),
-            session.memory
-        );
+        print_stats(&resolution, &questions, clock, session);
     }
     print(&text)
 }
@@ -183,9 +175,6 @@ fn run_pair(
     let clock = Instant::now();
     let resolution =
         resolve_showing_progress(&questions, store.as_deref_mut(), &settings, session)?;
-    for note in &resolution.notes {
-        eprintln!("note: {note}");
-    }
     let format = Format::from(args.format);
     let count = resolution.count(&questions[0]);
     let mut text =
@@ -199,12 +188,7 @@ fn run_pair(
         ));
     }
     if args.stats {
-        eprintln!(
-            "{}; {:.3} s; memory budget {}",
-            resolution.source(&questions),
-            clock.elapsed().as_secs_f64(),
-            session.memory
-        );
+        print_stats(&resolution, &questions, clock, session);
     }
     print(&text)
 }
@@ -236,6 +220,27 @@ fn resolve_showing_progress(
             ),
         )
         .into()),
-        (resolution, _) => Ok(resolution?),
+        (resolution, _) => {
+            let resolution = resolution?;
+            for note in &resolution.notes {
+                eprintln!("note: {note}");
+            }
+            Ok(resolution)
+        }
     }
+}
+
+/// The `--stats` line: where the answer came from, the time, the memory budget.
+fn print_stats(
+    resolution: &resolve::Resolution,
+    questions: &[Question],
+    clock: Instant,
+    session: &Session,
+) {
+    eprintln!(
+        "{}; {:.3} s; memory budget {}",
+        resolution.source(questions),
+        clock.elapsed().as_secs_f64(),
+        session.memory
+    );
 }

@@ -34,16 +34,14 @@ impl Plan {
         budget: MemoryBudget,
         cancel: &CancelFlag,
     ) -> Result<(BigUint, FrontierStats), Error> {
-        let mut stats = FrontierStats {
-            count_bits: T::BITS,
-            ..FrontierStats::default()
-        };
+        let mut stats = FrontierStats::counting_in::<T>();
         let layer = self.top_half::<Wd, T>(budget, cancel, &mut stats)?;
-        let (cut, offset) = self.cut_slots();
-        let codec = Codec::new(self.k);
-        // Moves inside the cut that are their own half turn (between two rows, two moves on an
-        // odd width): neither half owns them, and every join tries them both ways.
-        let fixed = self.self_turned_moves();
+        let Join {
+            cut,
+            offset,
+            codec,
+            fixed,
+        } = self.join();
         let total = if self.mode == FrontierMode::OpenAll {
             let classes = open_classes::<Wd, T>(layer, &codec, cut, offset);
             open_join(&classes, &classes, cut, &fixed, 0, cancel)?
@@ -51,6 +49,19 @@ impl Plan {
             closed_join::<Wd, T>(layer, &codec, cut, offset, &fixed, cancel)?
         };
         Ok((total, stats))
+    }
+
+    /// What every join of this plan's halves reads the cut with.
+    fn join(&self) -> Join {
+        let (cut, offset) = self.cut_slots();
+        Join {
+            cut,
+            offset,
+            codec: Codec::new(self.k),
+            // Moves inside the cut that are their own half turn (between two rows, two moves on
+            // an odd width): neither half owns them, and every join tries them both ways.
+            fixed: self.self_turned_moves(),
+        }
     }
 
     /// The number of cut squares, and the window slot of the first once the top half is done:
@@ -83,6 +94,25 @@ impl Plan {
     }
 }
 
+/// The cut as the joins read it: its squares, the window slot of the first, the state codec and
+/// the self-turned moves.
+struct Join {
+    cut: usize,
+    offset: usize,
+    codec: Codec,
+    fixed: Vec<(usize, usize)>,
+}
+
+impl FrontierStats {
+    /// Figures of a run whose counts are of type `T`.
+    fn counting_in<T: Tally>() -> FrontierStats {
+        FrontierStats {
+            count_bits: T::BITS,
+            ..FrontierStats::default()
+        }
+    }
+}
+
 /// Counts the open tours from each of `starts` by meeting in the middle, on a board whose open
 /// total meets (`all` is its plan for the halves of the total). The bottom half of a tour from
 /// a start above the cut is any half's states turned, so the top half of the total is computed
@@ -106,14 +136,14 @@ fn meet_starts_word<Wd: Word, T: Tally + Into<u128> + Copy>(
     cancel: &CancelFlag,
     report: &mut dyn FnMut(Square, BigUint),
 ) -> Result<FrontierStats, Error> {
-    let mut stats = FrontierStats {
-        count_bits: T::BITS,
-        ..FrontierStats::default()
-    };
+    let mut stats = FrontierStats::counting_in::<T>();
     let (lo, hi) = all.cut();
-    let (cut, offset) = all.cut_slots();
-    let codec = Codec::new(all.k);
-    let fixed = all.self_turned_moves();
+    let Join {
+        cut,
+        offset,
+        codec,
+        fixed,
+    } = all.join();
     let halves: OpenClasses<T> = {
         let layer = all.top_half::<Wd, T>(budget, cancel, &mut stats)?;
         open_classes::<Wd, T>(layer, &codec, cut, offset)
@@ -160,14 +190,14 @@ fn meet_pair_word<Wd: Word, T: Tally + Into<u128> + Copy>(
     budget: MemoryBudget,
     cancel: &CancelFlag,
 ) -> Result<(BigUint, FrontierStats), Error> {
-    let mut stats = FrontierStats {
-        count_bits: T::BITS,
-        ..FrontierStats::default()
-    };
+    let mut stats = FrontierStats::counting_in::<T>();
     let (lo, hi) = all.cut();
-    let (cut, offset) = all.cut_slots();
-    let codec = Codec::new(all.k);
-    let fixed = all.self_turned_moves();
+    let Join {
+        cut,
+        offset,
+        codec,
+        fixed,
+    } = all.join();
     let asked = all.asked();
     let (mut a, mut b) = (all.index(from), all.index(to));
     // Below the cut: half turn the pair, so that at most one end is below it.
