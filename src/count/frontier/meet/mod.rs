@@ -1,15 +1,23 @@
-//! Meeting in the middle: the top half's states up to the cut, joined with their own half turns
-//! (the closed join in `closed`, the open one in `open`; both read the cut as `cut` does).
+//! Meeting in the middle: the top half's states up to the cut, reduced to what the other half
+//! sees of them (`classes`), joined with their own half turns by lookup (`lookup`); both read
+//! the cut as `cut` does. The joins that walk every pair of top and bottom states (`open`,
+//! `closed`) are kept as the tests' oracle.
 
+mod classes;
+#[cfg(test)]
 mod closed;
 mod cut;
+mod lookup;
+#[cfg(test)]
 mod open;
+#[cfg(test)]
+mod tests;
 
 use hashbrown::HashMap;
 use num_bigint::BigUint;
 
-use self::closed::closed_join;
-use self::open::{OpenClasses, open_classes, open_join};
+use self::classes::{CutClasses, cut_classes};
+use self::lookup::{JoinRules, lookup_join};
 use super::layer::{by_word, first_layer};
 use super::plan::{FrontierMode, FrontierStats, Plan, Purpose};
 use super::state::{Codec, Word};
@@ -42,13 +50,40 @@ impl Plan {
             codec,
             fixed,
         } = self.join();
-        let total = if self.mode == FrontierMode::OpenAll {
-            let classes = open_classes::<Wd, T>(layer, &codec, cut, offset);
-            open_join(&classes, &classes, cut, &fixed, 0, cancel)?
-        } else {
-            closed_join::<Wd, T>(layer, &codec, cut, offset, &fixed, cancel)?
+        let open = self.mode != FrontierMode::Closed;
+        let classes = self.classes::<Wd, T>(layer, &codec, cut, offset, open)?;
+        let rules = JoinRules {
+            cut,
+            fixed: &fixed,
+            open,
+            required: 0,
         };
+        let total = self.lookup(&classes, &classes, rules, cancel)?;
         Ok((total, stats))
+    }
+
+    /// A half's last layer as the join's classes; an overflow of `T` is the plan's.
+    fn classes<Wd: Word, T: Tally + Copy>(
+        &self,
+        layer: Vec<HashMap<u64, T>>,
+        codec: &Codec,
+        cut: usize,
+        offset: usize,
+        open: bool,
+    ) -> Result<CutClasses<T>, Error> {
+        cut_classes::<Wd, T>(layer, codec, cut, offset, open)
+            .ok_or(Error::Overflow { board: self.board })
+    }
+
+    /// The lookup join of `tops` with `bottoms`; an overflow is the plan's.
+    fn lookup<T: Copy + Into<u128> + Send + Sync>(
+        &self,
+        tops: &CutClasses<T>,
+        bottoms: &CutClasses<T>,
+        rules: JoinRules,
+        cancel: &CancelFlag,
+    ) -> Result<BigUint, Error> {
+        lookup_join(tops, bottoms, rules, cancel)?.ok_or(Error::Overflow { board: self.board })
     }
 
     /// What every join of this plan's halves reads the cut with.
@@ -144,9 +179,15 @@ fn meet_starts_word<Wd: Word, T: Tally + Into<u128> + Copy>(
         codec,
         fixed,
     } = all.join();
-    let halves: OpenClasses<T> = {
+    let halves: CutClasses<T> = {
         let layer = all.top_half::<Wd, T>(budget, cancel, &mut stats)?;
-        open_classes::<Wd, T>(layer, &codec, cut, offset)
+        all.classes::<Wd, T>(layer, &codec, cut, offset, true)?
+    };
+    let rules = |required: u32| JoinRules {
+        cut,
+        fixed: &fixed,
+        open: true,
+        required,
     };
     let asked = all.asked();
     for &start in starts {
@@ -156,12 +197,12 @@ fn meet_starts_word<Wd: Word, T: Tally + Into<u128> + Copy>(
             v = all.n - 1 - v; // its half turn
         }
         let count = if v >= lo {
-            open_join(&halves, &halves, cut, &fixed, 1 << (v - lo), cancel)?
+            all.lookup(&halves, &halves, rules(1 << (v - lo)), cancel)?
         } else {
             let from = Plan::new(asked, FrontierMode::OpenFrom(all.square(v)), Purpose::Meet)?;
             let layer = from.top_half::<Wd, T>(budget, cancel, &mut stats)?;
-            let tops = open_classes::<Wd, T>(layer, &codec, cut, offset);
-            open_join(&tops, &halves, cut, &fixed, 0, cancel)?
+            let tops = from.classes::<Wd, T>(layer, &codec, cut, offset, true)?;
+            all.lookup(&tops, &halves, rules(0), cancel)?
         };
         report(start, count);
     }
@@ -210,13 +251,19 @@ fn meet_pair_word<Wd: Word, T: Tally + Into<u128> + Copy>(
         .into_iter()
         .filter(|&v| on_cut(v))
         .fold(0u32, |mask, v| mask | 1 << (v - lo));
-    let mut half = |mode: Option<FrontierMode>| -> Result<OpenClasses<T>, Error> {
+    let mut half = |mode: Option<FrontierMode>| -> Result<CutClasses<T>, Error> {
         let plan = match mode {
             Some(mode) => Plan::new(asked, mode, Purpose::Meet)?,
             None => all.clone(),
         };
         let layer = plan.top_half::<Wd, T>(budget, cancel, &mut stats)?;
-        Ok(open_classes::<Wd, T>(layer, &codec, cut, offset))
+        plan.classes::<Wd, T>(layer, &codec, cut, offset, true)
+    };
+    let rules = JoinRules {
+        cut,
+        fixed: &fixed,
+        open: true,
+        required,
     };
     let square = |v: usize| all.square(v);
     // A half's pass fixes both ends wherever they are: an end beyond the cut is still to come
@@ -241,10 +288,10 @@ fn meet_pair_word<Wd: Word, T: Tally + Into<u128> + Copy>(
         // Both on the cut (one below was turned above).
         _ => {
             let halves = half(None)?;
-            let count = open_join(&halves, &halves, cut, &fixed, required, cancel)?;
+            let count = all.lookup(&halves, &halves, rules, cancel)?;
             return Ok((count, stats));
         }
     };
-    let count = open_join(&tops, &bottoms, cut, &fixed, required, cancel)?;
+    let count = all.lookup(&tops, &bottoms, rules, cancel)?;
     Ok((count, stats))
 }

@@ -1,0 +1,154 @@
+//! A half's states at the cut, as the lookup join reads them: each state is reduced to what the
+//! other half can see of it (the degrees of the cut squares, how its paths pair them, and how
+//! many tour ends lie behind its paths), equal reductions are added up, and the reductions are
+//! sorted into classes by degrees and ends, so that a join finds a class by lookup.
+
+use hashbrown::HashMap;
+use rayon::prelude::*;
+
+use super::cut::{code_degree, label_partner};
+use crate::count::frontier::state::{Codec, DANGLING, FIRST_LABEL, FULL, Word};
+use crate::count::frontier::tally::Tally;
+
+/// One half's state at the cut, reduced.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct CutState<T> {
+    /// [`class_key`]: the degrees (two bits a cut square) and the tour ends behind the paths.
+    pub(super) class: u64,
+    /// Four bits a cut square: for a square of degree 1, the cut square at the other end of its
+    /// path, or the square itself when its path runs to a tour end inside the half.
+    pub(super) links: u64,
+    pub(super) count: T,
+}
+
+/// The class of a state: its cut degrees and its number of tour ends (0, 1 or 2).
+pub(super) fn class_key(degrees: u32, ends: u32) -> u64 {
+    u64::from(degrees) | u64::from(ends) << 32
+}
+
+/// The degree of cut square `i` in a class or degrees word.
+pub(super) fn degree_of(degrees: u64, i: usize) -> u32 {
+    ((degrees >> (2 * i)) & 3) as u32
+}
+
+/// A half's reduced states, sorted by class, with the range of each class.
+pub(super) struct CutClasses<T> {
+    states: Vec<CutState<T>>,
+    index: HashMap<u64, (usize, usize)>,
+}
+
+impl<T> CutClasses<T> {
+    /// The states of one class (empty when there are none).
+    pub(super) fn class(&self, key: u64) -> &[CutState<T>] {
+        match self.index.get(&key) {
+            Some(&(from, to)) => &self.states[from..to],
+            None => &[],
+        }
+    }
+
+    /// Every class, as its key and its states.
+    pub(super) fn classes(&self) -> impl Iterator<Item = (u64, &[CutState<T>])> {
+        self.index
+            .iter()
+            .map(|(&key, &(from, to))| (key, &self.states[from..to]))
+    }
+
+    /// The number of reduced states.
+    pub(super) fn len(&self) -> usize {
+        self.states.len()
+    }
+
+    /// The bytes the reduced states take.
+    pub(super) fn bytes(&self) -> u64 {
+        (self.states.capacity() * std::mem::size_of::<CutState<T>>()
+            + self.index.allocation_size()) as u64
+    }
+}
+
+/// Reads a half's last layer (the cut in window slots `offset..offset + cut`) into classes, on
+/// every core, freeing the layer map by map. `open`: paths may run to tour ends (open tours);
+/// else every state must be made of paths between cut squares (closed tours). `None` when a sum
+/// of equal reductions overflows `T`.
+pub(super) fn cut_classes<Wd: Word, T: Tally + Copy>(
+    layer: Vec<HashMap<u64, T>>,
+    codec: &Codec,
+    cut: usize,
+    offset: usize,
+    open: bool,
+) -> Option<CutClasses<T>> {
+    let shards: Vec<Vec<CutState<T>>> = layer
+        .into_par_iter()
+        .map(|shard| {
+            shard
+                .into_iter()
+                .filter_map(|(key, count)| {
+                    let (window, _) = codec.decode::<Wd>(key);
+                    reduce(window, cut, offset, open).map(|(class, links)| CutState {
+                        class,
+                        links,
+                        count,
+                    })
+                })
+                .collect()
+        })
+        .collect();
+    let mut states = Vec::with_capacity(shards.iter().map(Vec::len).sum());
+    for shard in shards {
+        states.extend(shard);
+    }
+    states.par_sort_unstable_by_key(|s| (s.class, s.links));
+    // Equal reductions are one state with the sum of their counts.
+    let mut overflow = false;
+    states.dedup_by(|next, kept| {
+        let same = next.class == kept.class && next.links == kept.links;
+        if same && !kept.count.add(&next.count) {
+            overflow = true;
+        }
+        same
+    });
+    if overflow {
+        return None;
+    }
+    states.shrink_to_fit();
+    let mut index = HashMap::new();
+    let mut from = 0;
+    for to in 1..=states.len() {
+        if to == states.len() || states[to].class != states[from].class {
+            index.insert(states[from].class, (from, to));
+            from = to;
+        }
+    }
+    Some(CutClasses { states, index })
+}
+
+/// The class and links of one window at the cut, or `None` where the state cannot be part of
+/// a tour: a square before the cut left unfinished, or more than two tour ends.
+fn reduce<Wd: Word>(window: Wd, cut: usize, offset: usize, open: bool) -> Option<(u64, u64)> {
+    // The square before the cut, when it is still in the window: done, or (open) a tour end.
+    let leaving = if offset == 1 { window.code(0) } else { FULL };
+    let leaving_label = match leaving {
+        FULL => None,
+        code if open && code >= FIRST_LABEL => Some(code),
+        _ => return None,
+    };
+    let mut degrees = 0u32;
+    let mut links = 0u64;
+    let mut ends = 0;
+    for i in 0..cut {
+        let code = window.code(i + offset);
+        degrees |= code_degree(code) << (2 * i);
+        let other = if code == DANGLING || Some(code) == leaving_label {
+            ends += 1;
+            i
+        } else if code >= FIRST_LABEL {
+            label_partner(window, i, cut, offset)
+        } else {
+            continue;
+        };
+        links |= (other as u64) << (4 * i);
+    }
+    if ends > 2 || (!open && ends > 0) {
+        return None;
+    }
+    Some((class_key(degrees, ends), links))
+}

@@ -1,0 +1,142 @@
+//! The lookup join against the joins that walk every pair, on the same halves: totals, every
+//! start (above the cut, on it), every pair of ends on the cut or above it, and closed tours,
+//! on every board with a short side of 3 to 6 that can be cut.
+
+use hashbrown::HashMap;
+use num_bigint::BigUint;
+
+use super::closed::closed_join;
+use super::open::{open_classes, open_join};
+use super::*;
+use crate::board::Board;
+
+type Layer = Vec<HashMap<u64, u64>>;
+
+fn half(plan: &Plan) -> Layer {
+    plan.top_half::<u64, u64>(MemoryBudget::DEFAULT, &CancelFlag::new(), &mut FrontierStats::default())
+        .unwrap()
+}
+
+/// Both joins of `tops` with `bottoms` (layers of `all`'s cut), with `required` ends on the cut.
+fn both(all: &Plan, tops: &Layer, bottoms: &Layer, required: u32) -> (BigUint, BigUint) {
+    let Join {
+        cut,
+        offset,
+        codec,
+        fixed,
+    } = all.join();
+    let cancel = CancelFlag::new();
+    let pair_tops = open_classes::<u64, u64>(tops.clone(), &codec, cut, offset);
+    let pair_bottoms = open_classes::<u64, u64>(bottoms.clone(), &codec, cut, offset);
+    let pairwise = open_join(&pair_tops, &pair_bottoms, cut, &fixed, required, &cancel).unwrap();
+    let look_tops = cut_classes::<u64, u64>(tops.clone(), &codec, cut, offset, true).unwrap();
+    let look_bottoms = cut_classes::<u64, u64>(bottoms.clone(), &codec, cut, offset, true).unwrap();
+    let rules = JoinRules {
+        cut,
+        fixed: &fixed,
+        open: true,
+        required,
+    };
+    let lookup = lookup_join(&look_tops, &look_bottoms, rules, &cancel)
+        .unwrap()
+        .unwrap();
+    (lookup, pairwise)
+}
+
+/// The boards (rows, cols) with a short side of 3 to 6 whose open tours can be cut.
+fn boards() -> Vec<(u32, u32)> {
+    let mut boards = Vec::new();
+    for w in 3..=6u32 {
+        for h in w..=w + 4 {
+            if w * h > 40 {
+                continue; // the halves grow: enough for a unit test
+            }
+            let board = Board::new(h, w).unwrap();
+            let all = Plan::new(board, FrontierMode::OpenAll, Purpose::Meet).unwrap();
+            if all.can_cut_open() {
+                boards.push((h, w));
+            }
+        }
+    }
+    boards
+}
+
+#[test]
+fn open_lookup_join_equals_the_pairwise_join() {
+    let boards = boards();
+    assert!(boards.len() >= 10, "{boards:?}");
+    for (rows, cols) in boards {
+        // One orientation: the plan turns the board so that its rows are the short side.
+        {
+            let board = Board::new(rows, cols).unwrap();
+            let all = Plan::new(board, FrontierMode::OpenAll, Purpose::Meet).unwrap();
+            let (lo, hi) = all.cut();
+            let halves = half(&all);
+            // The total, and every start and pair of starts on the cut.
+            let (a, b) = both(&all, &halves, &halves, 0);
+            assert_eq!(a, b, "{board} total");
+            for v in lo..=hi {
+                let (a, b) = both(&all, &halves, &halves, 1 << (v - lo));
+                assert_eq!(a, b, "{board} start {v} on the cut");
+                for u in (v + 1..=hi).filter(|_| board.squares() <= 30) {
+                    let required = 1 << (v - lo) | 1 << (u - lo);
+                    let (a, b) = both(&all, &halves, &halves, required);
+                    assert_eq!(a, b, "{board} ends {v}, {u} on the cut");
+                }
+            }
+            // Every start above the cut, and with a second end above it or on it (each a pass of
+            // its own: on the smaller boards).
+            for v in (0..lo).filter(|_| board.squares() <= 32) {
+                let start = all.square(v);
+                let from = Plan::new(board, FrontierMode::OpenFrom(start), Purpose::Meet).unwrap();
+                let tops = half(&from);
+                let (a, b) = both(&all, &tops, &halves, 0);
+                assert_eq!(a, b, "{board} from {start}");
+                // Pairs on the smaller boards (each a pass of its own).
+                for u in (v + 1..=hi).filter(|_| board.squares() <= 25) {
+                    let between = FrontierMode::Between(start, all.square(u));
+                    let tops = half(&Plan::new(board, between, Purpose::Meet).unwrap());
+                    let required = if u >= lo { 1 << (u - lo) } else { 0 };
+                    let (a, b) = both(&all, &tops, &halves, required);
+                    assert_eq!(a, b, "{board} {start} -> {}", all.square(u));
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn closed_lookup_join_equals_the_pairwise_join() {
+    let cancel = CancelFlag::new();
+    let mut joined = 0;
+    for w in 3..=6u32 {
+        for h in (w..=w + 6).filter(|h| h % 2 == 0 && *h >= 4) {
+            for board in [Board::new(h, w).unwrap(), Board::new(w, h).unwrap()] {
+                let plan = Plan::new(board, FrontierMode::Closed, Purpose::Meet).unwrap();
+                let Join {
+                    cut,
+                    offset,
+                    codec,
+                    fixed,
+                } = plan.join();
+                let layer = half(&plan);
+                let pairwise =
+                    closed_join::<u64, u64>(layer.clone(), &codec, cut, offset, &fixed, &cancel)
+                        .unwrap();
+                let classes = cut_classes::<u64, u64>(layer, &codec, cut, offset, false).unwrap();
+                let rules = JoinRules {
+                    cut,
+                    fixed: &fixed,
+                    open: false,
+                    required: 0,
+                };
+                let lookup = lookup_join(&classes, &classes, rules, &cancel)
+                    .unwrap()
+                    .unwrap();
+                assert_eq!(lookup, pairwise, "{board} closed");
+                joined += 1;
+            }
+        }
+    }
+    assert!(joined >= 10);
+}
