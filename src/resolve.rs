@@ -266,10 +266,11 @@ impl Resolution {
         } else if figures.frontier.transitions > 0 {
             let f = figures.frontier;
             format!(
-                "computed by the frontier engine ({} transitions, largest layer {} states, {:.1} MiB; counts in {})",
+                "computed by the frontier engine ({} transitions, largest layer {} states, {:.1} MiB, {} bytes a state with the layer before it; counts in {})",
                 f.transitions,
                 f.peak_states,
                 f.peak_bytes as f64 / (1u64 << 20) as f64,
+                f.bytes_per_state(),
                 match f.count_bits {
                     0 => "arbitrary precision".to_string(),
                     bits => format!("{bits} bits"),

@@ -163,6 +163,7 @@ impl Plan {
                     .map(|m| m.lock().map_or(0, |m| m.allocation_size() as u64))
                     .sum::<u64>(),
         );
+        let peak = AtomicU64::new(bytes.load(Ordering::Relaxed));
         let made = AtomicU64::new(0);
         // Each worker keeps its batches between shards, so their memory is reused.
         let workers =
@@ -191,12 +192,13 @@ impl Plan {
                         overflow.store(true, Ordering::Relaxed);
                     }
                 }
-                let grown = map.allocation_size() - before;
-                if grown > 0
-                    && bytes.fetch_add(grown as u64, Ordering::Relaxed) + grown as u64
-                        > budget.bytes()
-                {
-                    over_budget.store(true, Ordering::Relaxed);
+                let grown = (map.allocation_size() - before) as u64;
+                if grown > 0 {
+                    let held = bytes.fetch_add(grown, Ordering::Relaxed) + grown;
+                    peak.fetch_max(held, Ordering::Relaxed);
+                    if held > budget.bytes() {
+                        over_budget.store(true, Ordering::Relaxed);
+                    }
                 }
             };
             for (read, (key, count)) in shard.into_iter().enumerate() {
@@ -267,6 +269,7 @@ impl Plan {
             });
         }
         stats.transitions += made.load(Ordering::Relaxed);
+        stats.peak_both_bytes = stats.peak_both_bytes.max(peak.load(Ordering::Relaxed));
         if states > stats.peak_states {
             stats.peak_states = states;
             stats.peak_bytes = held;

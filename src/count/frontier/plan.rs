@@ -30,6 +30,9 @@ pub struct FrontierStats {
     pub peak_states: u64,
     /// The memory that layer's maps held, in bytes.
     pub peak_bytes: u64,
+    /// The most the maps of two layers held at once (one being read and freed, the next being
+    /// filled), in bytes.
+    pub peak_both_bytes: u64,
     /// States created over the whole run.
     pub transitions: u64,
     /// The count type that held every sum: 64, 128, or 0 for arbitrary precision.
@@ -43,8 +46,17 @@ impl FrontierStats {
             self.peak_states = other.peak_states;
             self.peak_bytes = other.peak_bytes;
         }
+        self.peak_both_bytes = self.peak_both_bytes.max(other.peak_both_bytes);
         self.transitions += other.transitions;
         self.count_bits = self.count_bits.max(other.count_bits);
+    }
+
+    /// The bytes a state at the peak: what two layers held at once, over the largest layer.
+    pub fn bytes_per_state(&self) -> u64 {
+        self.peak_both_bytes
+            .max(self.peak_bytes)
+            .checked_div(self.peak_states)
+            .unwrap_or(0)
     }
 }
 
@@ -105,6 +117,9 @@ pub(super) struct Plan {
     pub(super) split: bool,
     /// A tour is read back from the states: no folding of mirror images.
     pub(super) witness: bool,
+    /// States may be merged with their mirror images where the rest of the count is symmetric
+    /// left to right (off only for the tests' oracle).
+    pub(super) mirror_fold: bool,
 }
 
 impl Plan {
@@ -158,6 +173,7 @@ impl Plan {
             colours: purpose != Purpose::Heights,
             split: purpose == Purpose::Meet,
             witness: purpose == Purpose::Witness,
+            mirror_fold: true,
         })
     }
 
@@ -183,15 +199,11 @@ impl Plan {
     /// cut lies between two rows (an even number of rows), or, on a board with an odd number
     /// of squares, around the centre square (see [`Plan::cut`]).
     pub(super) fn meets(&self) -> bool {
-        // Open paths join pair by pair, which pays only on boards near square (measured; the
-        // README has figures): cut between two rows, up to width 6 (a join at width 7 does not
-        // finish in reasonable time) and at most three rows more than the width; cut around the
-        // centre square, at most four rows more than the width. Longer boards count faster
-        // directly.
+        // The join looks its partners up instead of walking pairs, so it costs about what the
+        // classes at the cut hold: half the passes and a join beat one pass over the whole
+        // board wherever the board can be cut (measured; the README has figures).
         let shape = match self.mode {
-            FrontierMode::Closed => true,
-            FrontierMode::OpenAll if self.odd => self.h <= self.w + 4,
-            FrontierMode::OpenAll => self.w <= 6 && self.h <= self.w + 3,
+            FrontierMode::Closed | FrontierMode::OpenAll => true,
             FrontierMode::OpenFrom(_) | FrontierMode::Between(..) => false,
         };
         let cut = self.h.is_multiple_of(2) || self.odd && self.mode == FrontierMode::OpenAll;
@@ -241,15 +253,36 @@ impl Plan {
 
     /// True when the move between `earlier` and `later` is decided by this computation (at
     /// square `later`). Meeting in the middle, the top half owns the moves from squares before
-    /// the cut (into the cut or before it) and, of the moves inside the cut, those whose ends
-    /// add up to less than `n - 1`: the other half owns their half turns. A move whose ends add
-    /// up to `n - 1` is its own half turn: neither half owns it (the join tries it both ways).
+    /// the cut (into the cut or before it) and half of the moves inside the cut: the other half
+    /// owns their half turns. Between the two rows of an even cut, the top half owns a move
+    /// whose upper end is nearer the middle column than its lower end: a rule symmetric left to
+    /// right, so that the top half's states may be merged with their mirror images. Around the
+    /// centre square of an odd board it owns those whose ends add up to less than `n - 1`. A
+    /// move whose ends add up to `n - 1` is its own half turn: neither half owns it (the join
+    /// tries it both ways).
     pub(super) fn owned(&self, earlier: usize, later: usize) -> bool {
         if !self.split {
             return true;
         }
         let (lo, hi) = self.cut();
-        later <= hi && (earlier < lo || earlier + later < self.n - 1)
+        if later > hi {
+            return false;
+        }
+        if earlier < lo {
+            return true;
+        }
+        if self.odd {
+            return earlier + later < self.n - 1;
+        }
+        let off_middle = |v: usize| (2 * (v % self.w)).abs_diff(self.w - 1);
+        off_middle(earlier) < off_middle(later)
+    }
+
+    /// Whether this plan's states may be merged with their mirror images at the end of each
+    /// row: no fixed end breaks the symmetry, no tour is read back, and meeting in the middle
+    /// the cut is two whole rows (see [`Plan::owned`]).
+    pub(super) fn folds_mirror_images(&self) -> bool {
+        self.mirror_fold && self.start.is_none() && !self.witness && !(self.split && self.odd)
     }
 
     /// The moves inside the cut that are their own half turn, as pairs of cut squares.

@@ -148,10 +148,7 @@ impl Plan {
         Step {
             v,
             all: next | Wd::nibble(0, 1),
-            // The fixed start breaks the symmetry. Meeting in the middle, the halves' states are
-            // joined with each other, so neither may be folded; nor may a tour's states be,
-            // since it is read back from them.
-            mirror: row_end && self.start.is_none() && !self.split && !self.witness,
+            mirror: row_end && self.folds_mirror_images(),
             neighbours: neighbour_slots,
             neighbour_count: neighbours.len(),
             finishes: (row_end && heights.contains(&(r + 1))).then_some(r + 1),

@@ -13,6 +13,8 @@ pub(super) trait Tally: Clone + Send + Sync + AddAssign {
     fn one() -> Self;
     /// Adds `other`; false on overflow.
     fn add(&mut self, other: &Self) -> bool;
+    /// Half of this count (which is even).
+    fn halve(&mut self);
     fn into_big(self) -> BigUint;
 }
 
@@ -36,6 +38,9 @@ macro_rules! checked_tally {
                     None => false,
                 }
             }
+            fn halve(&mut self) {
+                *self /= 2;
+            }
             fn into_big(self) -> BigUint {
                 BigUint::from(self)
             }
@@ -57,6 +62,9 @@ impl Tally for BigUint {
     fn add(&mut self, other: &Self) -> bool {
         *self += other;
         true
+    }
+    fn halve(&mut self) {
+        *self >>= 1u32;
     }
     fn into_big(self) -> BigUint {
         self

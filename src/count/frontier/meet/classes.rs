@@ -31,50 +31,107 @@ pub(super) fn degree_of(degrees: u64, i: usize) -> u32 {
     ((degrees >> (2 * i)) & 3) as u32
 }
 
-/// A half's reduced states, sorted by class, with the range of each class.
+/// A half's reduced states, sorted by class, with the range of each class. A half symmetric
+/// left to right keeps each pair of mirror images once, as the smaller of the two with the
+/// count of both (a state that is its own image keeps its own count).
 pub(super) struct CutClasses<T> {
     states: Vec<CutState<T>>,
     index: HashMap<u64, (usize, usize)>,
+    /// The cut's width, when the states are kept a pair of mirror images at a time.
+    mirror: Option<usize>,
+    cut: usize,
 }
 
-impl<T> CutClasses<T> {
-    /// The states of one class (empty when there are none).
+impl<T: Tally + Copy> CutClasses<T> {
+    /// The states kept of one class (empty when there are none): with mirror images kept a
+    /// pair at a time, those pairs whose smaller image lies in the class, with the count of
+    /// both.
     pub(super) fn class(&self, key: u64) -> &[CutState<T>] {
-        match self.index.get(&key) {
-            Some(&(from, to)) => &self.states[from..to],
-            None => &[],
+        self.index
+            .get(&key)
+            .map_or(&[], |&(from, to)| &self.states[from..to])
+    }
+
+    /// Whether the states are kept a pair of mirror images at a time.
+    pub(super) fn folded(&self) -> bool {
+        self.mirror.is_some()
+    }
+
+    /// The mirror image of a set of cut squares (one bit a square), or the set itself.
+    pub(super) fn mirror_squares(&self, squares: u32) -> u32 {
+        match self.mirror {
+            Some(w) => (0..self.cut)
+                .filter(|&i| squares & (1 << i) != 0)
+                .fold(0, |image, i| image | 1 << mirror_square(i, w)),
+            None => squares,
         }
     }
 
-    /// Every class, as its key and its states.
-    pub(super) fn classes(&self) -> impl Iterator<Item = (u64, &[CutState<T>])> {
-        self.index
-            .iter()
-            .map(|(&key, &(from, to))| (key, &self.states[from..to]))
+    /// Every state of one class with its own count, each mirror image apart.
+    pub(super) fn whole(&self, key: u64) -> std::borrow::Cow<'_, [CutState<T>]> {
+        let Some(w) = self.mirror else {
+            return std::borrow::Cow::Borrowed(self.class(key));
+        };
+        let halved = |state: &CutState<T>| {
+            let mut count = state.count;
+            count.halve();
+            CutState { count, ..*state }
+        };
+        let mut states = Vec::new();
+        for state in self.class(key) {
+            let image = mirrored(*state, self.cut, w);
+            states.push(if same(&image, state) { *state } else { halved(state) });
+        }
+        for state in self.class(mirrored_class(key, self.cut, w)) {
+            let image = mirrored(*state, self.cut, w);
+            if !same(&image, state) {
+                states.push(halved(&image));
+            }
+        }
+        std::borrow::Cow::Owned(states)
     }
 
-    /// The number of reduced states.
+    /// The class of every state, each mirror image apart.
+    pub(super) fn whole_keys(&self) -> Vec<u64> {
+        let mut keys: Vec<u64> = self.index.keys().copied().collect();
+        if let Some(w) = self.mirror {
+            let images: Vec<u64> = keys.iter().map(|&k| mirrored_class(k, self.cut, w)).collect();
+            keys.extend(images);
+            keys.sort_unstable();
+            keys.dedup();
+        }
+        keys
+    }
+
+    /// The number of states kept.
     pub(super) fn len(&self) -> usize {
         self.states.len()
     }
 
-    /// The bytes the reduced states take.
+    /// The bytes the states kept take.
     pub(super) fn bytes(&self) -> u64 {
         (self.states.capacity() * std::mem::size_of::<CutState<T>>()
             + self.index.allocation_size()) as u64
     }
 }
 
+fn same<T>(a: &CutState<T>, b: &CutState<T>) -> bool {
+    a.class == b.class && a.links == b.links
+}
+
 /// Reads a half's last layer (the cut in window slots `offset..offset + cut`) into classes, on
 /// every core, freeing the layer map by map. `open`: paths may run to tour ends (open tours);
-/// else every state must be made of paths between cut squares (closed tours). `None` when a sum
-/// of equal reductions overflows `T`.
+/// else every state must be made of paths between cut squares (closed tours). `mirror`: the
+/// layer's states were merged with their mirror images (the cut is two rows of this width): the
+/// classes keep them so, a pair at a time (see [`CutClasses`]). `None` when a sum of equal
+/// reductions overflows `T`.
 pub(super) fn cut_classes<Wd: Word, T: Tally + Copy>(
     layer: Vec<HashMap<u64, T>>,
     codec: &Codec,
     cut: usize,
     offset: usize,
     open: bool,
+    mirror: Option<usize>,
 ) -> Option<CutClasses<T>> {
     let shards: Vec<Vec<CutState<T>>> = layer
         .into_par_iter()
@@ -88,6 +145,11 @@ pub(super) fn cut_classes<Wd: Word, T: Tally + Copy>(
                         links,
                         count,
                     })
+                })
+                // A pair of mirror images is kept as the smaller, with the count of both.
+                .map(|state| match mirror.map(|w| mirrored(state, cut, w)) {
+                    Some(image) if (image.class, image.links) < (state.class, state.links) => image,
+                    _ => state,
                 })
                 .collect()
         })
@@ -118,7 +180,46 @@ pub(super) fn cut_classes<Wd: Word, T: Tally + Copy>(
             from = to;
         }
     }
-    Some(CutClasses { states, index })
+    Some(CutClasses {
+        states,
+        index,
+        mirror,
+        cut,
+    })
+}
+
+/// The mirror image of cut square `i` on a cut of two rows of width `w`.
+fn mirror_square(i: usize, w: usize) -> usize {
+    (i / w) * w + (w - 1 - i % w)
+}
+
+/// The mirror image of a class on a cut of `cut` squares in two rows of width `w`.
+fn mirrored_class(key: u64, cut: usize, w: usize) -> u64 {
+    let mut degrees = 0u64;
+    for i in 0..cut {
+        degrees |= u64::from(degree_of(key, i)) << (2 * mirror_square(i, w));
+    }
+    degrees | (key >> 32) << 32
+}
+
+/// The mirror image of a reduced state on a cut of two rows of width `w`.
+fn mirrored<T>(state: CutState<T>, cut: usize, w: usize) -> CutState<T> {
+    let image = |i: usize| mirror_square(i, w);
+    let ends = state.class >> 32;
+    let mut degrees = 0u64;
+    let mut links = 0u64;
+    for i in 0..cut {
+        let j = image(i);
+        degrees |= u64::from(degree_of(state.class, i)) << (2 * j);
+        if degree_of(state.class, i) == 1 {
+            links |= (image(((state.links >> (4 * i)) & 15) as usize) as u64) << (4 * j);
+        }
+    }
+    CutState {
+        class: degrees | ends << 32,
+        links,
+        count: state.count,
+    }
 }
 
 /// The class and links of one window at the cut, or `None` where the state cannot be part of

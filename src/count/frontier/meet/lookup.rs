@@ -21,6 +21,7 @@ use num_bigint::BigUint;
 use rayon::prelude::*;
 
 use super::classes::{CutClasses, CutState, class_key, degree_of};
+use crate::count::frontier::tally::Tally;
 use super::cut::chosen_moves;
 use crate::cancel::CancelFlag;
 use crate::count::frontier::tally::ProductSum;
@@ -43,24 +44,26 @@ pub(super) struct JoinRules<'a> {
 
 /// The number of tours (each path or cycle once) made of a top state of `tops` and a bottom
 /// state of `bottoms` (a half's states turned 180 degrees: cut square `i` of a bottom is square
-/// `cut - 1 - i` of the top), or `None` when a sum of counts overflows 128 bits.
-pub(super) fn lookup_join<T: Copy + Into<u128> + Send + Sync>(
+/// `cut - 1 - i` of the top), or `None` when a sum of counts overflows 128 bits. Tops kept a
+/// pair of mirror images at a time are taken so (each pair once, with the count of both): right
+/// where the bottoms and the required ends are symmetric left to right.
+pub(super) fn lookup_join<T: Tally + Copy + Into<u128>>(
     tops: &CutClasses<T>,
     bottoms: &CutClasses<T>,
     rules: JoinRules,
     cancel: &CancelFlag,
 ) -> Result<Option<BigUint>, Error> {
     cancel.check()?;
-    let mut classes: Vec<(u64, &[CutState<T>])> = bottoms.classes().collect();
+    let mut classes = bottoms.whole_keys();
     // The largest classes first, so that both cores finish together.
-    classes.sort_unstable_by_key(|(key, states)| (std::cmp::Reverse(states.len()), *key));
+    classes.sort_unstable_by_key(|&key| (std::cmp::Reverse(bottoms.class(key).len()), key));
     let total = classes
         .par_iter()
-        .map(|&(key, states)| {
+        .map(|&key| {
             if cancel.is_cancelled() {
                 return Some(BigUint::default());
             }
-            join_class(tops, key, states, rules)
+            join_class(tops, key, &bottoms.whole(key), rules)
         })
         .try_reduce(BigUint::default, |a, b| Some(a + b));
     cancel.check()?;
@@ -75,7 +78,7 @@ struct Ends {
 }
 
 /// The tours made with the bottoms of class `key`.
-fn join_class<T: Copy + Into<u128>>(
+fn join_class<T: Tally + Copy + Into<u128>>(
     tops: &CutClasses<T>,
     key: u64,
     bottoms: &[CutState<T>],
@@ -135,8 +138,8 @@ fn join_class<T: Copy + Into<u128>>(
                 let end = u32::from(tour_ends & (1 << i) != 0);
                 top_degrees |= (2 - end - extra[i] - bottom_degree(i)) << (2 * i);
             }
-            let top_class = tops.class(class_key(top_degrees, top_ends as u32));
-            if top_class.is_empty() {
+            let top_class = class_key(top_degrees, top_ends as u32);
+            if tops.class(top_class).is_empty() {
                 continue;
             }
             // The links every top of the class gets: the chosen moves, and the tour ends on
@@ -152,7 +155,7 @@ fn join_class<T: Copy + Into<u128>>(
             if !fits {
                 continue;
             }
-            for top in top_class {
+            for top in tops.class(top_class) {
                 let links = base.with_top(top.links, top_degrees, cut);
                 if let Some(matching) = links.and_then(|links| links.matching(&ends)) {
                     let sum = made.entry(matching).or_insert(0);

@@ -71,19 +71,35 @@ impl Plan {
         offset: usize,
         open: bool,
     ) -> Result<CutClasses<T>, Error> {
-        cut_classes::<Wd, T>(layer, codec, cut, offset, open)
+        let mirror = self.folds_mirror_images().then_some(self.w);
+        cut_classes::<Wd, T>(layer, codec, cut, offset, open, mirror)
             .ok_or(Error::Overflow { board: self.board })
     }
 
-    /// The lookup join of `tops` with `bottoms`; an overflow is the plan's.
-    fn lookup<T: Copy + Into<u128> + Send + Sync>(
+    /// The lookup join of `tops` with `bottoms`; an overflow is the plan's. Tops kept a pair
+    /// of mirror images at a time (the total's half, as the bottoms) join once where the
+    /// required ends are their own mirror image; else the tours with the required ends and
+    /// those with their mirror image are counted together, which is twice the count.
+    fn lookup<T: Tally + Copy + Into<u128>>(
         &self,
         tops: &CutClasses<T>,
         bottoms: &CutClasses<T>,
         rules: JoinRules,
         cancel: &CancelFlag,
     ) -> Result<BigUint, Error> {
-        lookup_join(tops, bottoms, rules, cancel)?.ok_or(Error::Overflow { board: self.board })
+        let join = |rules: JoinRules| -> Result<BigUint, Error> {
+            lookup_join(tops, bottoms, rules, cancel)?.ok_or(Error::Overflow { board: self.board })
+        };
+        debug_assert!(!tops.folded() || bottoms.folded(), "folded tops need whole bottoms");
+        let image = tops.mirror_squares(rules.required);
+        if !tops.folded() || image == rules.required {
+            return join(rules);
+        }
+        let both = join(rules)? + join(JoinRules {
+            required: image,
+            ..rules
+        })?;
+        Ok(both / 2u32)
     }
 
     /// What every join of this plan's halves reads the cut with.

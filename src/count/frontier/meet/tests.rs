@@ -10,15 +10,22 @@ use super::open::{open_classes, open_join};
 use super::*;
 use crate::board::Board;
 
-type Layer = Vec<HashMap<u64, u64>>;
-
-fn half(plan: &Plan) -> Layer {
+fn half(plan: &Plan) -> Vec<HashMap<u64, u64>> {
     plan.top_half::<u64, u64>(MemoryBudget::DEFAULT, &CancelFlag::new(), &mut FrontierStats::default())
         .unwrap()
 }
 
-/// Both joins of `tops` with `bottoms` (layers of `all`'s cut), with `required` ends on the cut.
-fn both(all: &Plan, tops: &Layer, bottoms: &Layer, required: u32) -> (BigUint, BigUint) {
+/// The same plan without merging mirror images (the pairwise joins take the states as they are).
+fn unfolded(plan: &Plan) -> Plan {
+    let mut plan = plan.clone();
+    plan.mirror_fold = false;
+    plan
+}
+
+/// Both joins of the halves of `tops` and `bottoms` (plans cut as `all`), with `required` ends
+/// on the cut: the lookup join of the halves as the engine computes them, the pairwise join of
+/// the halves computed without merging mirror images.
+fn both(all: &Plan, tops: &Plan, bottoms: &Plan, required: u32) -> (BigUint, BigUint) {
     let Join {
         cut,
         offset,
@@ -26,19 +33,21 @@ fn both(all: &Plan, tops: &Layer, bottoms: &Layer, required: u32) -> (BigUint, B
         fixed,
     } = all.join();
     let cancel = CancelFlag::new();
-    let pair_tops = open_classes::<u64, u64>(tops.clone(), &codec, cut, offset);
-    let pair_bottoms = open_classes::<u64, u64>(bottoms.clone(), &codec, cut, offset);
+    let pair_tops = open_classes::<u64, u64>(half(&unfolded(tops)), &codec, cut, offset);
+    let pair_bottoms = open_classes::<u64, u64>(half(&unfolded(bottoms)), &codec, cut, offset);
     let pairwise = open_join(&pair_tops, &pair_bottoms, cut, &fixed, required, &cancel).unwrap();
-    let look_tops = cut_classes::<u64, u64>(tops.clone(), &codec, cut, offset, true).unwrap();
-    let look_bottoms = cut_classes::<u64, u64>(bottoms.clone(), &codec, cut, offset, true).unwrap();
+    let look_tops = tops.classes::<u64, u64>(half(tops), &codec, cut, offset, true).unwrap();
+    let look_bottoms = bottoms
+        .classes::<u64, u64>(half(bottoms), &codec, cut, offset, true)
+        .unwrap();
     let rules = JoinRules {
         cut,
         fixed: &fixed,
         open: true,
         required,
     };
-    let lookup = lookup_join(&look_tops, &look_bottoms, rules, &cancel)
-        .unwrap()
+    let lookup = all
+        .lookup(&look_tops, &look_bottoms, rules, &cancel)
         .unwrap();
     (lookup, pairwise)
 }
@@ -71,16 +80,15 @@ fn open_lookup_join_equals_the_pairwise_join() {
             let board = Board::new(rows, cols).unwrap();
             let all = Plan::new(board, FrontierMode::OpenAll, Purpose::Meet).unwrap();
             let (lo, hi) = all.cut();
-            let halves = half(&all);
             // The total, and every start and pair of starts on the cut.
-            let (a, b) = both(&all, &halves, &halves, 0);
+            let (a, b) = both(&all, &all, &all, 0);
             assert_eq!(a, b, "{board} total");
             for v in lo..=hi {
-                let (a, b) = both(&all, &halves, &halves, 1 << (v - lo));
+                let (a, b) = both(&all, &all, &all, 1 << (v - lo));
                 assert_eq!(a, b, "{board} start {v} on the cut");
                 for u in (v + 1..=hi).filter(|_| board.squares() <= 30) {
                     let required = 1 << (v - lo) | 1 << (u - lo);
-                    let (a, b) = both(&all, &halves, &halves, required);
+                    let (a, b) = both(&all, &all, &all, required);
                     assert_eq!(a, b, "{board} ends {v}, {u} on the cut");
                 }
             }
@@ -89,15 +97,14 @@ fn open_lookup_join_equals_the_pairwise_join() {
             for v in (0..lo).filter(|_| board.squares() <= 32) {
                 let start = all.square(v);
                 let from = Plan::new(board, FrontierMode::OpenFrom(start), Purpose::Meet).unwrap();
-                let tops = half(&from);
-                let (a, b) = both(&all, &tops, &halves, 0);
+                let (a, b) = both(&all, &from, &all, 0);
                 assert_eq!(a, b, "{board} from {start}");
                 // Pairs on the smaller boards (each a pass of its own).
                 for u in (v + 1..=hi).filter(|_| board.squares() <= 25) {
                     let between = FrontierMode::Between(start, all.square(u));
-                    let tops = half(&Plan::new(board, between, Purpose::Meet).unwrap());
+                    let tops = Plan::new(board, between, Purpose::Meet).unwrap();
                     let required = if u >= lo { 1 << (u - lo) } else { 0 };
-                    let (a, b) = both(&all, &tops, &halves, required);
+                    let (a, b) = both(&all, &tops, &all, required);
                     assert_eq!(a, b, "{board} {start} -> {}", all.square(u));
                 }
             }
@@ -119,20 +126,25 @@ fn closed_lookup_join_equals_the_pairwise_join() {
                     codec,
                     fixed,
                 } = plan.join();
-                let layer = half(&plan);
-                let pairwise =
-                    closed_join::<u64, u64>(layer.clone(), &codec, cut, offset, &fixed, &cancel)
-                        .unwrap();
-                let classes = cut_classes::<u64, u64>(layer, &codec, cut, offset, false).unwrap();
+                let pairwise = closed_join::<u64, u64>(
+                    half(&unfolded(&plan)),
+                    &codec,
+                    cut,
+                    offset,
+                    &fixed,
+                    &cancel,
+                )
+                .unwrap();
+                let classes = plan
+                    .classes::<u64, u64>(half(&plan), &codec, cut, offset, false)
+                    .unwrap();
                 let rules = JoinRules {
                     cut,
                     fixed: &fixed,
                     open: false,
                     required: 0,
                 };
-                let lookup = lookup_join(&classes, &classes, rules, &cancel)
-                    .unwrap()
-                    .unwrap();
+                let lookup = plan.lookup(&classes, &classes, rules, &cancel).unwrap();
                 assert_eq!(lookup, pairwise, "{board} closed");
                 joined += 1;
             }
