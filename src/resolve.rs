@@ -156,13 +156,11 @@ impl EngineChoice {
     }
 }
 
-/// True for boards whose counts from one square no engine gives on one machine: the frontier
-/// engine's layers from a start outgrow any one machine's memory from a short side of 7 and a
-/// long side of 8 on (the README's speed section has the measurements), and the memo engine's
-/// table is far slower still. Their totals and closed tours are within reach.
+/// True for boards whose counts from one square no engine gives on one machine (the frontier
+/// engine says where its layers from a start outgrow one machine; the memo engine's table is
+/// far slower still). Their totals and closed tours are within reach.
 pub fn beyond_one_machine(board: Board) -> bool {
-    let short = board.rows().min(board.cols());
-    (7..=frontier::MAX_WIDTH).contains(&short) && board.rows().max(board.cols()) >= 8
+    frontier::starts_beyond_one_machine(board)
 }
 
 /// How to compute.
@@ -217,13 +215,7 @@ pub struct EngineStats {
 impl EngineStats {
     fn add(&mut self, other: &EngineStats) {
         self.memo.add(&other.memo);
-        let (a, b) = (&mut self.frontier, &other.frontier);
-        if b.peak_states > a.peak_states {
-            a.peak_states = b.peak_states;
-            a.peak_bytes = b.peak_bytes;
-        }
-        a.transitions += b.transitions;
-        a.count_bits = a.count_bits.max(b.count_bits);
+        self.frontier.add(&other.frontier);
     }
 }
 

@@ -73,6 +73,23 @@ pub fn count(
     count_meeting(board, mode, budget, cancel)
 }
 
+/// True for boards whose counts from one square this engine does not give on one machine:
+/// 7x8 meets in the middle (each start above the cut a half pass of its own, joined with the
+/// total's half), while on 8x8 the top half of the total alone outgrows any one machine's
+/// memory (the README has the measurements); 7x9 and longer are not measured yet. Pairs of
+/// squares fix both ends, and fit.
+pub fn starts_beyond_one_machine(board: Board) -> bool {
+    let (short, long) = (
+        board.rows().min(board.cols()),
+        board.rows().max(board.cols()),
+    );
+    match short {
+        7 => long >= 9,
+        8 => long >= 8,
+        _ => false,
+    }
+}
+
 /// Tours between two squares meet in the middle from this many squares on, where the board
 /// can be cut (measured, README: on 6x6 one pass is a little faster, on 7x7 meeting is
 /// several times faster).

@@ -6,7 +6,7 @@
 use hashbrown::HashMap;
 use rayon::prelude::*;
 
-use super::cut::{code_degree, label_partner};
+use super::cut::code_degree;
 use crate::count::frontier::state::{Codec, DANGLING, FIRST_LABEL, FULL, Word};
 use crate::count::frontier::tally::Tally;
 
@@ -101,17 +101,6 @@ impl<T: Tally + Copy> CutClasses<T> {
             keys.dedup();
         }
         keys
-    }
-
-    /// The number of states kept.
-    pub(super) fn len(&self) -> usize {
-        self.states.len()
-    }
-
-    /// The bytes the states kept take.
-    pub(super) fn bytes(&self) -> u64 {
-        (self.states.capacity() * std::mem::size_of::<CutState<T>>()
-            + self.index.allocation_size()) as u64
     }
 }
 
@@ -235,18 +224,23 @@ fn reduce<Wd: Word>(window: Wd, cut: usize, offset: usize, open: bool) -> Option
     let mut degrees = 0u32;
     let mut links = 0u64;
     let mut ends = 0;
+    // The cut square where each label was first seen: its path's other end.
+    let mut first = [u8::MAX; 16];
     for i in 0..cut {
         let code = window.code(i + offset);
         degrees |= code_degree(code) << (2 * i);
-        let other = if code == DANGLING || Some(code) == leaving_label {
+        if code == DANGLING || Some(code) == leaving_label {
             ends += 1;
-            i
+            links |= (i as u64) << (4 * i);
         } else if code >= FIRST_LABEL {
-            label_partner(window, i, cut, offset)
-        } else {
-            continue;
-        };
-        links |= (other as u64) << (4 * i);
+            let seen = &mut first[code as usize];
+            if *seen == u8::MAX {
+                *seen = i as u8;
+            } else {
+                let other = *seen as u64;
+                links |= other << (4 * i) | (i as u64) << (4 * other);
+            }
+        }
     }
     if ends > 2 || (!open && ends > 0) {
         return None;

@@ -1,7 +1,9 @@
 //! The cut as the joins read it: the moves a window code stands for, the other end of a path
 //! on the cut, and the self-turned moves a join chooses.
 
-use crate::count::frontier::state::{EMPTY, FULL, Word};
+use crate::count::frontier::state::{EMPTY, FULL};
+#[cfg(test)]
+use crate::count::frontier::state::Word;
 
 /// The self-turned moves picked by the bits of `chosen`, and how many each cut square gets.
 pub(super) fn chosen_moves(
@@ -33,6 +35,7 @@ pub(super) fn code_degree(code: u8) -> u32 {
 
 /// The cut square (of `cut`, window slots `offset..offset + cut`) at the other end of the path
 /// ending at `i`.
+#[cfg(test)]
 pub(super) fn label_partner<Wd: Word>(window: Wd, i: usize, cut: usize, offset: usize) -> usize {
     let code = window.code(i + offset);
     (0..cut)
