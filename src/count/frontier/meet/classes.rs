@@ -80,7 +80,11 @@ impl<T: Tally + Copy> CutClasses<T> {
         let mut states = Vec::new();
         for state in self.class(key) {
             let image = mirrored(*state, self.cut, w);
-            states.push(if same(&image, state) { *state } else { halved(state) });
+            states.push(if same(&image, state) {
+                *state
+            } else {
+                halved(state)
+            });
         }
         for state in self.class(mirrored_class(key, self.cut, w)) {
             let image = mirrored(*state, self.cut, w);
@@ -95,7 +99,10 @@ impl<T: Tally + Copy> CutClasses<T> {
     pub(super) fn whole_keys(&self) -> Vec<u64> {
         let mut keys: Vec<u64> = self.index.keys().copied().collect();
         if let Some(w) = self.mirror {
-            let images: Vec<u64> = keys.iter().map(|&k| mirrored_class(k, self.cut, w)).collect();
+            let images: Vec<u64> = keys
+                .iter()
+                .map(|&k| mirrored_class(k, self.cut, w))
+                .collect();
             keys.extend(images);
             keys.sort_unstable();
             keys.dedup();

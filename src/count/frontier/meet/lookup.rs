@@ -21,10 +21,10 @@ use num_bigint::BigUint;
 use rayon::prelude::*;
 
 use super::classes::{CutClasses, CutState, class_key, degree_of};
-use crate::count::frontier::tally::Tally;
 use super::cut::chosen_moves;
 use crate::cancel::CancelFlag;
 use crate::count::frontier::tally::ProductSum;
+use crate::count::frontier::tally::Tally;
 use crate::error::Error;
 
 /// The vertex that stands for both tour ends.
@@ -177,7 +177,12 @@ fn join_class<T: Tally + Copy + Into<u128>>(
     // The bottoms as matchings of the same nodes, sorted into a trie, equal ones added up.
     let mut sequences: Vec<(u64, u128)> = bottoms
         .iter()
-        .map(|bottom| (bottom_sequence(bottom.links, key, &ends, cut), bottom.count.into()))
+        .map(|bottom| {
+            (
+                bottom_sequence(bottom.links, key, &ends, cut),
+                bottom.count.into(),
+            )
+        })
         .collect();
     sequences.sort_unstable_by_key(|&(sequence, _)| sequence);
     sequences.dedup_by(|next, kept| {
@@ -392,13 +397,21 @@ fn descend(
                 continue; // a cycle closed before the last link
             }
             let y = nibble(q, b);
-            let cleared = q & !(15 << (4 * a)) & !(15 << (4 * b)) & !(15 << (4 * x)) & !(15 << (4 * y));
+            let cleared =
+                q & !(15 << (4 * a)) & !(15 << (4 * b)) & !(15 << (4 * x)) & !(15 << (4 * y));
             let joined = cleared | u64::from(y) << (4 * x) | u64::from(x) << (4 * y);
             let entry = next.entry(joined).or_insert(0);
             *entry = entry.checked_add(w)?;
         }
         if !next.is_empty() {
-            descend(&bottoms[from..to], depth + 1, pairs, matched | 1 << a | 1 << b, &next, sum)?;
+            descend(
+                &bottoms[from..to],
+                depth + 1,
+                pairs,
+                matched | 1 << a | 1 << b,
+                &next,
+                sum,
+            )?;
         }
         from = to;
     }

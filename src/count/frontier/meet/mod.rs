@@ -90,15 +90,19 @@ impl Plan {
         let join = |rules: JoinRules| -> Result<BigUint, Error> {
             lookup_join(tops, bottoms, rules, cancel)?.ok_or(Error::Overflow { board: self.board })
         };
-        debug_assert!(!tops.folded() || bottoms.folded(), "folded tops need whole bottoms");
+        debug_assert!(
+            !tops.folded() || bottoms.folded(),
+            "folded tops need whole bottoms"
+        );
         let image = tops.mirror_squares(rules.required);
         if !tops.folded() || image == rules.required {
             return join(rules);
         }
-        let both = join(rules)? + join(JoinRules {
-            required: image,
-            ..rules
-        })?;
+        let both = join(rules)?
+            + join(JoinRules {
+                required: image,
+                ..rules
+            })?;
         Ok(both / 2u32)
     }
 

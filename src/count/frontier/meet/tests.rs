@@ -11,8 +11,12 @@ use super::*;
 use crate::board::Board;
 
 fn half(plan: &Plan) -> Vec<HashMap<u64, u64>> {
-    plan.top_half::<u64, u64>(MemoryBudget::DEFAULT, &CancelFlag::new(), &mut FrontierStats::default())
-        .unwrap()
+    plan.top_half::<u64, u64>(
+        MemoryBudget::DEFAULT,
+        &CancelFlag::new(),
+        &mut FrontierStats::default(),
+    )
+    .unwrap()
 }
 
 /// The same plan without merging mirror images (the pairwise joins take the states as they are).
@@ -36,7 +40,9 @@ fn both(all: &Plan, tops: &Plan, bottoms: &Plan, required: u32) -> (BigUint, Big
     let pair_tops = open_classes::<u64, u64>(half(&unfolded(tops)), &codec, cut, offset);
     let pair_bottoms = open_classes::<u64, u64>(half(&unfolded(bottoms)), &codec, cut, offset);
     let pairwise = open_join(&pair_tops, &pair_bottoms, cut, &fixed, required, &cancel).unwrap();
-    let look_tops = tops.classes::<u64, u64>(half(tops), &codec, cut, offset, true).unwrap();
+    let look_tops = tops
+        .classes::<u64, u64>(half(tops), &codec, cut, offset, true)
+        .unwrap();
     let look_bottoms = bottoms
         .classes::<u64, u64>(half(bottoms), &codec, cut, offset, true)
         .unwrap();
