@@ -3,7 +3,7 @@
 
 use crate::board::{Board, BoardError};
 use crate::input::InputError;
-use crate::memory::human_bytes;
+use crate::memory::{SizeError, human_bytes};
 use crate::store::StoreError;
 
 /// Everything that can go wrong in the library.
@@ -120,19 +120,13 @@ pub enum Error {
         why: String,
     },
 
-    /// A merge of shards that is refused (missing shards, conflicting stores).
-    #[error(transparent)]
-    Shards(Box<crate::shards::ShardError>),
-
     /// An output or option that does not apply to the question.
     #[error("{0}")]
     Unsupported(String),
 
     /// A memory size that could not be understood.
-    #[error(
-        "invalid memory size '{0}': use a number of bytes with an optional unit, e.g. 512M, 2G, 1.5GiB"
-    )]
-    InvalidMemorySize(String),
+    #[error(transparent)]
+    InvalidMemorySize(#[from] SizeError),
 
     /// A broken invariant of the library (a bug, not the user's input).
     #[error("internal error: {0}")]

@@ -13,7 +13,7 @@ use std::collections::HashMap;
 
 use num_bigint::BigUint;
 
-use super::{Plan, Split, abbreviate};
+use super::{Plan, ShardError, Split, abbreviate};
 use crate::count::CountTable;
 use crate::error::Error;
 use crate::existence::{no_tour, no_tour_for};
@@ -75,7 +75,7 @@ fn gather<'a>(
     stores: &'a [StoreAnswers],
     strict: bool,
     conflicting: &mut Vec<String>,
-) -> Result<Vec<Option<(&'a Answer, &'a str)>>, Error> {
+) -> Result<Vec<Option<(&'a Answer, &'a str)>>, ShardError> {
     let mut found = Vec::with_capacity(plan.shards.len());
     for shard in &plan.shards {
         let mut first: Option<(&Answer, &str)> = None;
@@ -87,14 +87,11 @@ fn gather<'a>(
                 None => first = Some((answer, &store.path)),
                 Some((kept, path)) if kept.count != answer.count => {
                     if strict {
-                        return Err(Error::Shards(Box::new(super::ShardError::Conflict {
-                            id: shard.id.clone(),
-                            question: shard.question.to_string(),
-                            first: path.to_string(),
-                            first_count: kept.count.to_string(),
-                            second: store.path.clone(),
-                            second_count: answer.count.to_string(),
-                        })));
+                        return Err(ShardError::conflict(
+                            shard,
+                            (path, &kept.count),
+                            (&store.path, &answer.count),
+                        ));
                     }
                     conflicting.push(shard.id.clone());
                     break;
@@ -144,7 +141,7 @@ pub fn status(plan: &Plan, stores: &[StoreAnswers]) -> ShardStatus {
 /// Refused, before anything is added up: a missing shard (naming the first few), a shard with
 /// two different counts (naming it and both stores), and a count that contradicts what is
 /// known of it (the checks every reader of a store makes).
-pub fn merge(plan: &Plan, stores: &[StoreAnswers], into: &str) -> Result<Merged, Error> {
+pub fn merge(plan: &Plan, stores: &[StoreAnswers], into: &str) -> Result<Merged, ShardError> {
     let found = gather(plan, stores, true, &mut Vec::new())?;
     let missing: Vec<&str> = plan
         .shards
@@ -154,11 +151,11 @@ pub fn merge(plan: &Plan, stores: &[StoreAnswers], into: &str) -> Result<Merged,
         .map(|(shard, _)| shard.id.as_str())
         .collect();
     if !missing.is_empty() {
-        return Err(Error::Shards(Box::new(super::ShardError::Missing {
-            missing: missing.len(),
-            shards: plan.shards.len(),
-            ids: abbreviate(&missing),
-        })));
+        return Err(ShardError::missing(
+            missing.len(),
+            plan.shards.len(),
+            abbreviate(&missing),
+        ));
     }
     let no_totals = HashMap::new();
     for (answer, path) in found.iter().flatten() {

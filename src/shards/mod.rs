@@ -12,6 +12,7 @@
 //! The plan is recomputed from its board and split whenever one is read: a plan file is only
 //! trusted where it agrees with that, so an edited or truncated file is refused, never merged.
 
+mod error;
 mod file;
 mod merge;
 
@@ -25,6 +26,7 @@ use crate::question::{Question, TourKind};
 use crate::resolve::{self, Progress, Settings, beyond_one_machine};
 use crate::store::Store;
 
+pub use error::{ShardConflict, ShardError};
 pub use file::{PlanFormat, read_plan, write_plan};
 pub use merge::{Merged, ShardStatus, StoreAnswers, merge, status};
 
@@ -197,41 +199,6 @@ impl Plan {
             .map(|(_, shard)| shard)
             .collect())
     }
-}
-
-/// Why a merge is refused.
-#[derive(Debug, thiserror::Error)]
-pub enum ShardError {
-    /// Shards that no store has.
-    #[error(
-        "{missing} of the plan's {shards} shards are in none of the stores: {ids}; nothing was stored"
-    )]
-    Missing {
-        /// How many.
-        missing: usize,
-        /// The plan's shards.
-        shards: usize,
-        /// The first few ids and how many more.
-        ids: String,
-    },
-    /// A shard that two stores give different counts for.
-    #[error(
-        "shard {id} ({question}) is {first_count} in {first} but {second_count} in {second}; nothing was stored"
-    )]
-    Conflict {
-        /// The shard's id.
-        id: String,
-        /// Its question.
-        question: String,
-        /// The first store that has it.
-        first: String,
-        /// Its count there.
-        first_count: String,
-        /// The store that disagrees.
-        second: String,
-        /// Its count there.
-        second_count: String,
-    },
 }
 
 /// What a worker's run did.
