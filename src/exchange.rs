@@ -29,15 +29,11 @@ use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visit
 
 use crate::board::{Board, Square};
 use crate::error::Error;
-use crate::existence::no_tour_for;
 use crate::input::{InputError, MAX_FIELD_CHARS, MAX_QUERIES, TextReader, echo, max_count_digits};
 use crate::question::{AnswerKind, Question, TourKind};
 use crate::store::{ANSWER_COLUMNS, Answer, ImportReport, SUM, Store, StoreError};
-use crate::trust;
-
-/// Engines whose answers are accepted (`theorem`: a zero decided by an existence theorem;
-/// `sum`: an open board total added up from its starts, or a start's count from its pairs).
-pub const KNOWN_ENGINES: [&str; 5] = ["memo", "frontier", "reference", "theorem", SUM];
+use crate::trust::provenance::{check_utc_timestamp, seconds_in_range};
+use crate::trust::{self, provenance};
 
 /// The file formats of export and import.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -634,47 +630,24 @@ fn answer_from_fields(fields: &Fields, line: usize) -> Result<Answer, InputError
         ))
     })?;
     let engine = text("engine")?;
-    if !KNOWN_ENGINES.contains(&engine) {
-        return Err(err(format!(
-            "unknown engine '{}' (known: {})",
-            echo(engine),
-            KNOWN_ENGINES.join(", ")
-        )));
-    }
-    let open_total = kind == TourKind::Open && start.is_none();
-    // A start's count may be added up from its pairs (a merge of shards by pair).
-    let open_start = kind == TourKind::Open && start.is_some() && end.is_none();
-    // Neither the memo engine nor the reference counts an open board total: under them, a
-    // total was the sum of its starts (older exports say so), and is recorded as such.
-    let engine = match engine {
-        "memo" | "reference" if open_total => SUM,
-        SUM if !open_total && !open_start => {
-            return Err(err(format!(
-                "engine '{SUM}' (a sum of other counts) only answers open board totals (from their starts) and open tours from a square (from its pairs), not {} or closed tours",
-                if between {
-                    "tours between two squares"
-                } else {
-                    "closed tours"
-                }
-            )));
-        }
-        engine => engine,
-    };
     let question = Question {
         board,
         kind,
         start,
         end,
     };
+    // Neither the memo engine nor the reference counts an open board total: under them, a
+    // total was the sum of its starts (older exports say so), and is recorded as such.
+    let engine = if question.is_open_total() && provenance::counts_starts_only(engine) {
+        SUM
+    } else {
+        engine
+    };
+    provenance::check_engine(&question, engine).map_err(|fault| err(fault.to_string()))?;
     if let Err(why) = trust::check_count(&question, &count) {
         return Err(err(format!(
             "{question}: count {} cannot be right: {why}",
             echo(count_text)
-        )));
-    }
-    if engine == "theorem" && no_tour_for(&question).is_none() {
-        return Err(err(format!(
-            "engine 'theorem' only answers zeros that a theorem decides, and none applies to {question}"
         )));
     }
     let version = text("version")?;
@@ -703,94 +676,6 @@ fn answer_from_fields(fields: &Fields, line: usize) -> Result<Answer, InputError
 
 /// The longest `source` accepted (a chain of imports makes it grow).
 const MAX_SOURCE: usize = 4096;
-
-/// The most seconds an answer may have taken: ten years of computing.
-pub const MAX_SECONDS: f64 = 10.0 * 365.25 * 86_400.0;
-
-/// Reads a number of seconds: a finite number from 0 to [`MAX_SECONDS`] (`-0` is 0).
-pub fn seconds_in_range(text: &str) -> Result<f64, String> {
-    match text.parse::<f64>() {
-        Ok(seconds) if (0.0..=MAX_SECONDS).contains(&seconds) => Ok(seconds.abs()),
-        Ok(seconds) if seconds.is_finite() && seconds > 0.0 => Err(format!(
-            "seconds '{}' is out of range: at most {MAX_SECONDS} (ten years) is believable",
-            echo(text)
-        )),
-        _ => Err(format!(
-            "seconds '{}' is not a number of seconds (0 or more)",
-            echo(text)
-        )),
-    }
-}
-
-/// Checks a time `YYYY-MM-DDTHH:MM:SSZ` (UTC): its shape, and that it names a real moment (a
-/// month 1 to 12, a day of that month, hours 0 to 23, minutes and seconds 0 to 59) from the
-/// year 1970 to a day past this machine's clock.
-pub fn check_utc_timestamp(text: &str) -> Result<(), String> {
-    let b = text.as_bytes();
-    let shaped = b.len() == 20
-        && b.iter().enumerate().all(|(i, &c)| match i {
-            4 | 7 => c == b'-',
-            10 => c == b'T',
-            13 | 16 => c == b':',
-            19 => c == b'Z',
-            _ => c.is_ascii_digit(),
-        });
-    if !shaped {
-        return Err(format!(
-            "computed_at '{}' is not a UTC time like 2026-11-29T14:28:00Z",
-            echo(text)
-        ));
-    }
-    let number = |from: usize, to: usize| -> u32 { text[from..to].parse().unwrap_or(0) };
-    let (year, month, day) = (number(0, 4), number(5, 7), number(8, 10));
-    let (hour, minute, second) = (number(11, 13), number(14, 16), number(17, 19));
-    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
-    let days = match month {
-        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
-        4 | 6 | 9 | 11 => 30,
-        2 if leap => 29,
-        2 => 28,
-        _ => 0,
-    };
-    let why = if year < 1970 {
-        "the year is before 1970"
-    } else if days == 0 {
-        "the month is not 01 to 12"
-    } else if day == 0 || day > days {
-        "the day is not in that month"
-    } else if hour > 23 {
-        "the hour is not 00 to 23"
-    } else if minute > 59 {
-        "the minute is not 00 to 59"
-    } else if second > 59 {
-        "the second is not 00 to 59"
-    } else {
-        let at = days_from_civil(year, month, day) * 86_400
-            + i64::from(hour * 3600 + minute * 60 + second);
-        let now = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs() as i64);
-        if at > now + 86_400 {
-            return Err(format!(
-                "computed_at '{text}' is in the future (more than a day past this machine's clock)"
-            ));
-        }
-        return Ok(());
-    };
-    Err(format!("computed_at '{text}' is not a real time: {why}"))
-}
-
-/// Days from 1970-01-01 to a date of the proleptic Gregorian calendar (Howard Hinnant's
-/// `days_from_civil`).
-fn days_from_civil(year: u32, month: u32, day: u32) -> i64 {
-    let y = i64::from(year) - i64::from(month <= 2);
-    let era = y.div_euclid(400);
-    let year_of_era = y - era * 400;
-    let m = i64::from(month);
-    let day_of_year = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + i64::from(day) - 1;
-    let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
-    era * 146_097 + day_of_era - 719_468
-}
 
 /// Records of one question agree, and complete boards add up to their totals.
 fn check_consistency(answers: &[(usize, Answer)]) -> Result<(), InputError> {
@@ -1028,16 +913,6 @@ mod tests {
                 .to_string()
                 .ends_with("; column 3 (`kind`) is missing")
         );
-    }
-
-    #[test]
-    fn dates_and_seconds_in_range_are_read() {
-        assert_eq!(seconds_in_range("-0"), Ok(0.0));
-        assert_eq!(seconds_in_range("12.5"), Ok(12.5));
-        assert!(check_utc_timestamp("2024-02-29T23:59:59Z").is_ok());
-        assert!(check_utc_timestamp("1970-01-01T00:00:00Z").is_ok());
-        assert_eq!(days_from_civil(1970, 1, 1), 0);
-        assert_eq!(days_from_civil(2000, 3, 1), 11017);
     }
 
     #[test]

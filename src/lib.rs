@@ -9,12 +9,15 @@
 //!   plain lists), with [`input::InputError`], the one whole-number reader and `plural`.
 //! * [`existence`]: the theorems that decide when no tour exists (the colour rule among them);
 //!   [`store`]: the SQLite answer store (`store/`: the records, the schema, the file checks),
-//!   which returns only its own [`store::StoreError`]; [`memory`]: the memory budget of the
-//!   engines' tables, with its own [`memory::SizeError`].
+//!   which returns only its own [`store::StoreError`] and asks [`existence`] whether a sum of
+//!   theorems' zeros is one itself; [`memory`]: the memory budget of the engines' tables, with
+//!   its own [`memory::SizeError`].
 //! * [`error`]: the library's [`Error`], which wraps the board's, the input's, the store's and
 //!   the memory size's errors.
 //! * [`trust`]: what any count must satisfy — the theorems, parity, a bound from the board's
-//!   moves, totals equal to the sum of their starts — checked wherever a count is believed.
+//!   moves, totals equal to the sum of their starts — checked wherever a count is believed;
+//!   the one gate of answers read from a store ([`trust::served`]) and the rules of how an
+//!   answer is recorded ([`trust::provenance`]).
 //! * [`cancel`]: stopping long work cleanly (Ctrl-C); [`graph`]: the knight graph of a board of
 //!   at most 64 squares, as bitsets.
 //! * [`count`]: the engines — the memoized engine ([`count::memo`]), the frontier engine

@@ -25,17 +25,14 @@ use crate::existence::{no_tour, no_tour_for};
 use crate::graph::MAX_BITSET_SQUARES;
 use crate::memory::MemoryBudget;
 use crate::question::{Question, TourKind};
-use crate::store::{Answer, SUM, Store, StoreError};
-use crate::trust::{self, Contradiction};
+use crate::store::{Answer, SUM, Store, StoreError, THEOREM};
+use crate::trust::{self, served};
 
 /// Answers are saved at least this often while computing.
 const SAVE_INTERVAL: Duration = Duration::from_millis(250);
 
 /// ... or when this many are waiting.
 const SAVE_BATCH: usize = 1024;
-
-/// The engine name recorded for a zero decided by an existence theorem, without a search.
-pub const THEOREM: &str = "theorem";
 
 /// An engine that computes counts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -342,7 +339,7 @@ fn resolve_questions(
     let mut failed: BTreeMap<Question, String> = BTreeMap::new();
     let asked: BTreeSet<Question> = questions.iter().copied().collect();
     let mut known: HashMap<Question, Answer> = match store.as_deref() {
-        Some(store) => store.lookup(&asked)?,
+        Some(store) => served::lookup(store, &asked)?,
         None => HashMap::new(),
     };
     let from_store: HashSet<Question> = asked
@@ -350,23 +347,7 @@ fn resolve_questions(
         .filter(|q| known.contains_key(q))
         .copied()
         .collect();
-    // The store's totals of small boards are checked against their stored starts, too.
-    if let Some(store) = store.as_deref() {
-        let starts: Vec<Question> = from_store
-            .iter()
-            .filter(|q| {
-                q.kind == TourKind::Open
-                    && q.start.is_none()
-                    && q.board.squares() <= crate::graph::MAX_BITSET_SQUARES
-            })
-            .flat_map(|q| Question::starts_of_board(q.board, q.kind))
-            .map(|(start, _)| start)
-            .filter(|start| !known.contains_key(start))
-            .collect();
-        known.extend(store.lookup(&starts)?);
-    }
     let path = store.as_deref().map(|s| s.path().to_string());
-    check_stored(path.as_deref(), known.values(), &known)?;
 
     // What to compute: the missing questions, except open totals that are sums of starts,
     // for which every start is needed instead (some may be stored).
@@ -404,9 +385,7 @@ fn resolve_questions(
             .filter(|q| !known.contains_key(q))
             .copied()
             .collect();
-        let found = store.lookup(&missing)?;
-        check_stored(path.as_deref(), found.values(), &known)?;
-        known.extend(found);
+        known.extend(served::lookup(store, &missing)?);
     }
     for (question, engine) in extra {
         if !known.contains_key(&question) {
@@ -444,13 +423,7 @@ fn resolve_questions(
             .iter()
             .map(|(start, weight)| (&known[start], *weight))
             .collect();
-        let total = if inputs.iter().all(|(answer, _)| answer.engine == THEOREM)
-            && no_tour(question.board, question.kind, None).is_some()
-        {
-            Answer::computed(*question, 0u32, THEOREM, 0.0)
-        } else {
-            Answer::sum_of_starts(*question, &inputs)
-        };
+        let total = Answer::sum_of_starts(*question, &inputs);
         totals.push(total);
     }
     if let Some(store) = store {
@@ -475,7 +448,7 @@ fn resolve_questions(
                 trust::starts_sum(total.board, |q| known.get(q).map(|a| &a.count));
             let answer = &known[total];
             if let Err(why) = trust::check_total(&answer.count, &sum, complete) {
-                return Err(untrusted(path.as_deref(), answer, why));
+                return Err(served::untrusted(path.as_deref(), answer, why));
             }
         }
     }
@@ -486,35 +459,6 @@ fn resolve_questions(
         failed,
         notes,
     })
-}
-
-/// Checks answers that came from the store before they are served: each against the theorems,
-/// parity and the bound ([`trust::check_count`]), and an open total against the starts that
-/// `known` has. Every reader of the store (the commands, the server) goes through it.
-pub fn check_stored<'a>(
-    path: Option<&str>,
-    stored: impl Iterator<Item = &'a Answer>,
-    known: &HashMap<Question, Answer>,
-) -> Result<(), Error> {
-    for answer in stored {
-        let q = answer.question;
-        trust::check_count(&q, &answer.count).map_err(|why| untrusted(path, answer, why))?;
-        if q.kind == TourKind::Open && q.start.is_none() {
-            let (sum, complete) = trust::starts_sum(q.board, |s| known.get(s).map(|a| &a.count));
-            trust::check_total(&answer.count, &sum, complete)
-                .map_err(|why| untrusted(path, answer, why))?;
-        }
-    }
-    Ok(())
-}
-
-fn untrusted(path: Option<&str>, answer: &Answer, why: Contradiction) -> Error {
-    Error::Untrusted {
-        store: path.unwrap_or("the answer store").to_string(),
-        question: answer.question.to_string(),
-        stored: answer.count.to_string(),
-        why: why.to_string(),
-    }
 }
 
 /// Computes `questions` in parallel, one task per question, saving answers as they arrive.
@@ -765,8 +709,7 @@ fn compute_with(
     let clock = Instant::now();
     let mut stats = EngineStats::default();
     if no_tour_for(question).is_some() {
-        let answer = Answer::computed(*question, 0u32, THEOREM, 0.0);
-        return Ok((answer, stats));
+        return Ok((Answer::theorem(*question), stats));
     }
     let mut frontier_count = |mode| -> Result<BigUint, Error> {
         let (count, figures) = frontier::count(board, mode, budget, cancel)?;

@@ -12,7 +12,7 @@ use crate::count::frontier::{self, FrontierMode, MAX_WIDTH};
 use crate::error::Error;
 use crate::existence::no_tour;
 use crate::question::{Question, TourKind};
-use crate::resolve::{self, Engine, EngineChoice, Settings, THEOREM};
+use crate::resolve::{self, Engine, EngineChoice, Settings};
 use crate::store::{Answer, Store};
 
 /// One board of a series.
@@ -72,7 +72,7 @@ pub fn series(
     // Zeros that a theorem decides need no search.
     for board in &boards {
         if !known.contains_key(&board.cols()) && no_tour(*board, kind, None).is_some() {
-            let answer = Answer::computed(question(board), 0u32, THEOREM, 0.0);
+            let answer = Answer::theorem(question(board));
             save(&mut store, &answer)?;
             known.insert(board.cols(), (answer, false));
         }

@@ -17,12 +17,12 @@ use num_bigint::BigUint;
 use crate::board::Board;
 use crate::cancel::CancelFlag;
 use crate::error::Error;
-use crate::exchange::{KNOWN_ENGINES, MAX_SECONDS, check_utc_timestamp};
 use crate::existence::no_tour_for;
 use crate::input::InputError;
-use crate::question::{Question, TourKind};
-use crate::resolve::{self, EngineChoice, Resolution, Settings, THEOREM};
-use crate::store::{Answer, AnswerFilter, SUM, Store};
+use crate::question::{Question, TourKind, check_pair};
+use crate::resolve::{self, EngineChoice, Resolution, Settings};
+use crate::store::{Answer, AnswerFilter, SUM, Store, THEOREM};
+use crate::trust::provenance::{self, check_utc_timestamp};
 use crate::trust::{self, Contradiction};
 
 /// Imported records of boards of at most this many squares are recounted by the engines before
@@ -363,14 +363,12 @@ fn answer_problems(answer: &Answer) -> Vec<String> {
     let q = answer.question;
     let count = &answer.count;
     let engine = answer.engine.as_str();
-    let open_total = q.kind == TourKind::Open && q.start.is_none();
-    // A count from a start may be added up from its pairs (a merge of shards by pair).
-    let open_start = q.kind == TourKind::Open && q.start.is_some() && q.end.is_none();
     let mut problems = Vec::new();
     if !q.is_canonical() {
+        // The key as its fields hold it: it makes no canonical question.
         let canonical = match (q.start, q.end) {
             (Some(start), Some(end))
-                if start != end && q.board.contains(start) && q.board.contains(end) =>
+                if q.board.contains(start) && check_pair(q.board, start, end).is_ok() =>
             {
                 Question::between(q.board, start, end).to_string()
             }
@@ -384,23 +382,8 @@ fn answer_problems(answer: &Answer) -> Vec<String> {
         ));
         return problems;
     }
-    if !KNOWN_ENGINES.contains(&engine) {
-        problems.push(format!(
-            "stored {count} by an unknown engine '{engine}' (known: {})",
-            KNOWN_ENGINES.join(", ")
-        ));
-    } else if engine == SUM && !open_total && !open_start {
-        problems.push(format!(
-            "stored {count} under the engine '{SUM}', which only answers open board totals (from their starts) and open tours from a start (from its pairs)"
-        ));
-    } else if open_total && matches!(engine, "memo" | "reference") {
-        problems.push(format!(
-            "stored {count} as counted by the {engine} engine, which never counts a board total (it counts the starts)"
-        ));
-    } else if engine == THEOREM && no_tour_for(&q).is_none() {
-        problems.push(format!(
-            "stored {count} under the engine '{THEOREM}', but no theorem decides {q}"
-        ));
+    if let Err(fault) = provenance::check_engine(&q, engine) {
+        problems.push(format!("stored {count}: {fault}"));
     }
     if let Err(why) = trust::check_count(&q, count) {
         problems.push(format!("stored {count}, {why}"));
@@ -409,11 +392,8 @@ fn answer_problems(answer: &Answer) -> Vec<String> {
             "stored {count}, but no engine of this knights counts it ({why}): nothing stands behind it"
         ));
     }
-    if !(0.0..=MAX_SECONDS).contains(&answer.seconds) {
-        problems.push(format!(
-            "stored with {} seconds of computing, not a believable time (0 to {MAX_SECONDS})",
-            answer.seconds
-        ));
+    if let Err(why) = provenance::check_seconds(answer.seconds) {
+        problems.push(format!("stored with {why}"));
     }
     if let Err(why) = check_utc_timestamp(answer.computed_at.as_deref().unwrap_or("")) {
         problems.push(format!("stored with {why}"));

@@ -34,6 +34,7 @@ use crate::output::{
 use crate::question::{Question, TourKind};
 use crate::resolve::{self, EngineChoice, Resolution, Settings};
 use crate::store::Store;
+use crate::trust::served;
 
 /// What every request shares.
 #[derive(Clone)]
@@ -209,9 +210,8 @@ impl App {
         let questions = questions.to_vec();
         blocking(move || {
             let store = Store::open(&path)?;
-            let answers = store.lookup(&questions)?;
+            let answers = served::lookup(&store, &questions)?;
             if questions.iter().all(|q| answers.contains_key(q)) {
-                crate::resolve::check_stored(Some(store.path()), answers.values(), &answers)?;
                 Ok(Some(Resolution {
                     from_store: answers.keys().copied().collect(),
                     answers,

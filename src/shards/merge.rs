@@ -16,10 +16,9 @@ use num_bigint::BigUint;
 use super::{Plan, ShardError, Split, abbreviate};
 use crate::count::CountTable;
 use crate::error::Error;
-use crate::existence::{no_tour, no_tour_for};
 use crate::question::{Question, TourKind};
-use crate::resolve::{THEOREM, check_stored};
 use crate::store::{Answer, Store};
+use crate::trust::served;
 
 /// What one store holds of a plan's shards.
 #[derive(Clone, Debug)]
@@ -36,7 +35,7 @@ impl StoreAnswers {
         let questions: Vec<Question> = plan.shards.iter().map(|s| s.question).collect();
         Ok(StoreAnswers {
             path: store.path().to_string(),
-            answers: store.lookup(&questions)?,
+            answers: served::lookup(store, &questions)?,
         })
     }
 }
@@ -157,10 +156,6 @@ pub fn merge(plan: &Plan, stores: &[StoreAnswers], into: &str) -> Result<Merged,
             abbreviate(&missing),
         ));
     }
-    let no_totals = HashMap::new();
-    for (answer, path) in found.iter().flatten() {
-        check_stored(Some(path), std::iter::once(*answer), &no_totals)?;
-    }
     let shard_answers: HashMap<Question, Answer> = found
         .iter()
         .flatten()
@@ -203,14 +198,7 @@ pub fn merge(plan: &Plan, stores: &[StoreAnswers], into: &str) -> Result<Merged,
         .iter()
         .map(|(start, weight)| (&start_answers[start], *weight))
         .collect();
-    // As the resolver records it: a zero that a theorem decides, or the sum of the starts.
-    let total = if inputs.iter().all(|(answer, _)| answer.engine == THEOREM)
-        && no_tour(board, TourKind::Open, None).is_some()
-    {
-        Answer::computed(total_question, 0u32, THEOREM, 0.0)
-    } else {
-        Answer::sum_of_starts(total_question, &inputs)
-    };
+    let total = Answer::sum_of_starts(total_question, &inputs);
     if plan.split == Split::Pair {
         // Added up the other way, pair by pair with its weight, the pairs must give the same
         // total: every ordered pair of the board counted once, in whichever orientation.
@@ -232,14 +220,9 @@ pub fn merge(plan: &Plan, stores: &[StoreAnswers], into: &str) -> Result<Merged,
 }
 
 /// The answer for `start` (a canonical start question) from the pairs' answers of the plan:
-/// the sum over every other square of the canonical board as the end ([`Answer::sum_of_pairs`]),
-/// or, like the resolver, a zero that a theorem decides when the theorems decide every pair and
-/// the start itself.
+/// the sum over every other square of the canonical board as the end ([`Answer::sum_of_pairs`],
+/// which records a zero that a theorem decides as such).
 fn start_of_pairs(start: Question, pairs: &HashMap<Question, Answer>) -> Answer {
     let from_pairs: Vec<&Answer> = start.pairs_from().map(|pair| &pairs[&pair]).collect();
-    if from_pairs.iter().all(|answer| answer.engine == THEOREM) && no_tour_for(&start).is_some() {
-        Answer::computed(start, 0u32, THEOREM, 0.0)
-    } else {
-        Answer::sum_of_pairs(start, &from_pairs)
-    }
+    Answer::sum_of_pairs(start, &from_pairs)
 }

@@ -196,7 +196,7 @@ fn the_resolver_answers_every_canonical_pair() {
                         "{engine:?} {board} {start} -> {end}"
                     );
                     if no_open_tour_between(board, start, end).is_some() {
-                        assert_eq!(resolution.answers[&q].engine, resolve::THEOREM);
+                        assert_eq!(resolution.answers[&q].engine, knights::store::THEOREM);
                     }
                 }
             }

@@ -18,6 +18,13 @@
 //!
 //! None of these makes a count right; each can prove one wrong, cheaply. Only a recount by an
 //! engine confirms a count (`crate::verify`).
+//!
+//! This file holds the checks of a count; `served.rs` the gate every answer read from a store
+//! passes ([`served::lookup`]), and `provenance.rs` the rules of how an answer is recorded:
+//! which engine name may stand behind which question, its seconds and its time.
+
+pub mod provenance;
+pub mod served;
 
 use std::fmt;
 
@@ -25,7 +32,7 @@ use num_bigint::BigUint;
 
 use crate::board::{Board, KNIGHT_MOVES, Square};
 use crate::existence::{NoTour, no_tour_for};
-use crate::question::{Question, TourKind};
+use crate::question::{Question, Shape, TourKind};
 
 /// Why a count cannot be right, with what it should have been.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -101,7 +108,7 @@ pub fn check_count(question: &Question, count: &BigUint) -> Result<(), Contradic
             Err(Contradiction::Theorem(reason))
         };
     }
-    let directed_total = question.kind == TourKind::Closed || question.start.is_none();
+    let directed_total = question.shape() == Shape::Total;
     if directed_total && board.squares() > 1 && count.bit(0) {
         return Err(Contradiction::Odd(question.kind));
     }
@@ -203,10 +210,12 @@ pub fn tour_bound(question: &Question) -> BigUint {
     });
     // Tours from a square of this degree: P / f(deg) · max(1, deg).
     let from = |degree: usize| &product / later(degree) * first(degree);
-    match (question.kind, question.start) {
+    match (question.kind, question.shape()) {
         // A pair's tours are some of its start's: the start's bound holds for them.
-        (TourKind::Open, Some(start)) => from(degree_of(board, start)),
-        (TourKind::Open, None) => degrees
+        (TourKind::Open, Shape::From(start) | Shape::Between(start, _)) => {
+            from(degree_of(board, start))
+        }
+        (TourKind::Open, Shape::Total) => degrees
             .iter()
             .enumerate()
             .filter(|(_, squares)| **squares > 0)
