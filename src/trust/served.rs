@@ -4,23 +4,23 @@
 //! known of it.
 //!
 //! Each answer read is checked on its own ([`super::check_count`]: the theorems, parity, the
-//! bound), and an open board total against the starts the store holds for its board
+//! bound), and with the open answers of its board: when an open total or start of a board is
+//! read, the board's stored total is checked against the starts the store holds for it
 //! ([`super::check_total`]: their sum when they are all there, at most the total when some
-//! are). A contradiction is [`Error::Untrusted`]: the store was changed outside knights or is
-//! damaged, and `knights verify` says more.
+//! are), so that a start is not served beside a total it contradicts either. A contradiction
+//! is [`Error::Untrusted`]: the store was changed outside knights or is damaged, and
+//! `knights verify` says more.
 
-use std::collections::HashMap;
-use std::collections::hash_map::Entry;
-
-use num_bigint::BigUint;
+use std::collections::{HashMap, HashSet};
 
 use super::Contradiction;
+use crate::board::Board;
 use crate::error::Error;
-use crate::question::Question;
+use crate::question::{Question, Shape, TourKind};
 use crate::store::{Answer, Store};
 
 /// The answers `store` holds for `questions` (those it has), each checked before it is
-/// served; an open total is checked against every start of its board that the store holds.
+/// served, with the open answers of its board: see the module's doc.
 pub fn lookup<'q>(
     store: &Store,
     questions: impl IntoIterator<Item = &'q Question>,
@@ -30,38 +30,43 @@ pub fn lookup<'q>(
     Ok(found)
 }
 
-/// Checks answers read from `store` (by [`Store::lookup`] or [`Store::list`]) as [`lookup`]
-/// does.
+/// Checks answers read from `store` as [`lookup`] does: each on its own, and for every board
+/// with an open total or start among them, the board's stored total against its stored starts.
 pub fn check<'a>(store: &Store, answers: impl Iterator<Item = &'a Answer>) -> Result<(), Error> {
     let path = Some(store.path());
-    let mut starts: HashMap<crate::board::Board, HashMap<Question, BigUint>> = HashMap::new();
+    let mut boards = HashSet::new();
     for answer in answers {
         let q = answer.question;
         super::check_count(&q, &answer.count).map_err(|why| untrusted(path, answer, why))?;
-        if !q.is_open_total() {
-            continue;
+        if q.kind == TourKind::Open
+            && !matches!(q.shape(), Shape::Between(..))
+            && boards.insert(q.board)
+        {
+            check_board(store, q.board)?;
         }
-        let of_board = match starts.entry(q.board) {
-            Entry::Occupied(known) => known.into_mut(),
-            Entry::Vacant(place) => {
-                let stored = store.open_starts(q.board)?;
-                // The starts are the evidence: each must be believable on its own.
-                for (start, count) in &stored {
-                    super::check_count(start, count).map_err(|why| Error::Untrusted {
-                        store: store.path().to_string(),
-                        question: start.to_string(),
-                        stored: count.to_string(),
-                        why: why.to_string(),
-                    })?;
-                }
-                place.insert(stored)
-            }
-        };
-        let (sum, complete) = super::starts_sum(q.board, |s| of_board.get(s));
-        super::check_total(&answer.count, &sum, complete)
-            .map_err(|why| untrusted(path, answer, why))?;
     }
     Ok(())
+}
+
+/// The stored open total of `board` against its stored starts, each believable on its own.
+fn check_board(store: &Store, board: Board) -> Result<(), Error> {
+    let path = Some(store.path());
+    let starts = store.open_starts(board)?;
+    for (start, count) in &starts {
+        super::check_count(start, count).map_err(|why| Error::Untrusted {
+            store: store.path().to_string(),
+            question: start.to_string(),
+            stored: count.to_string(),
+            why: why.to_string(),
+        })?;
+    }
+    let question = Question::total(board, TourKind::Open);
+    let Some(total) = store.lookup([&question])?.remove(&question) else {
+        return Ok(());
+    };
+    super::check_count(&question, &total.count).map_err(|why| untrusted(path, &total, why))?;
+    let (sum, complete) = super::starts_sum(board, |s| starts.get(s));
+    super::check_total(&total.count, &sum, complete).map_err(|why| untrusted(path, &total, why))
 }
 
 /// The error for `answer`, found in the store at `path` (`None`: the answer store), which

@@ -827,6 +827,46 @@ fn without_a_store_every_answer_is_computed() {
     assert!(!server.store.path().exists());
 }
 
+/// `/api/count` reads the store through the gate every reader passes (issue 20): a stored
+/// total edited behind knights' back, so that it contradicts its stored starts, is never
+/// served, neither alone nor with the table, and the message names the store.
+#[test]
+fn a_total_that_contradicts_its_starts_is_not_served() {
+    let server = Server::start(&[]);
+    server
+        .store
+        .knights()
+        .args(["count", "5", "6"])
+        .assert()
+        .success();
+    let changed = server
+        .store
+        .sqlite()
+        .execute(
+            "UPDATE answers SET count = '37570'
+             WHERE rows = 5 AND cols = 6 AND kind = 'open' AND row IS NULL",
+            [],
+        )
+        .unwrap();
+    assert_eq!(changed, 1);
+    for path in [
+        "/api/count?rows=5&cols=6&total",
+        "/api/count?rows=6&cols=5",
+        "/api/count?rows=5&cols=6&row=0&col=0",
+    ] {
+        let reply = server.get(path);
+        assert_eq!(reply.status, 500, "{path}: {}", reply.body);
+        let message = reply.error();
+        assert!(
+            message.contains(&format!(
+                "{} holds 37570 for open tours of 5x6 (directed board total), but expected 37568 (the sum of its starts' counts)",
+                server.store.path().display()
+            )),
+            "{path}: {message}"
+        );
+    }
+}
+
 #[test]
 fn a_bad_store_or_address_stops_the_command_with_one_line() {
     let store = TestStore::new();
