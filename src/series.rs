@@ -8,11 +8,11 @@ use std::time::Instant;
 
 use crate::board::Board;
 use crate::count;
-use crate::count::frontier::{self, FrontierMode, MAX_WIDTH};
+use crate::count::frontier::{self, FrontierMode};
 use crate::error::Error;
 use crate::existence::no_tour;
 use crate::question::{Question, TourKind};
-use crate::resolve::{self, Engine, EngineChoice, Settings};
+use crate::resolve::{self, Engine, Settings};
 use crate::store::{Answer, Store};
 use crate::trust::served;
 
@@ -36,11 +36,12 @@ pub fn check_engines(
     kind: TourKind,
     settings: &Settings,
 ) -> Result<(), Error> {
-    let questions: Vec<Question> = cols
-        .map(|n| Board::new(rows, n).map(|b| Question::total(b, kind)))
-        .collect::<Result<_, _>>()?;
-    if rows > MAX_WIDTH || !matches!(settings.engine, EngineChoice::Auto | EngineChoice::Frontier) {
-        resolve::check_engines(&questions, settings)?;
+    for n in cols {
+        let board = Board::new(rows, n)?;
+        let question = Question::total(board, kind);
+        if !settings.engine.in_one_pass(board, &question) {
+            settings.engine.choose(&question)?;
+        }
     }
     Ok(())
 }
@@ -101,17 +102,7 @@ pub fn series(
 
     // The frontier engine counts every height of one width in a single pass; `auto` leaves
     // the boards the memo engine does faster to it.
-    let one_pass = |board: &Board| {
-        rows <= MAX_WIDTH
-            && board.cols() >= rows
-            && match settings.engine {
-                EngineChoice::Frontier => true,
-                EngineChoice::Auto => {
-                    settings.engine.engine_for(&question(board)) == Engine::Frontier
-                }
-                _ => false,
-            }
-    };
+    let one_pass = |board: &Board| settings.engine.in_one_pass(*board, &question(board));
     let (mut tall, short): (Vec<Board>, Vec<Board>) = missing.iter().partition(|b| one_pass(b));
     // The pass costs what its tallest board costs. While that board is near square and meets
     // in the middle, it is much faster on its own (the README's speed section has 7x7's open

@@ -3,7 +3,7 @@
 //!
 //! Both make the checks of [`crate::trust`] (theorem zeros, parity, the bound of the board,
 //! totals against their starts), refuse counts that no engine of this build could have made
-//! ([`beyond_every_engine`]) and recount with the engines what is cheap enough; `verify` also
+//! ([`resolve::beyond_every_engine`]) and recount with the engines what is cheap enough; `verify` also
 //! runs SQLite's own checks of the file and checks how each answer is recorded (canonical key,
 //! engine, seconds, time).
 
@@ -20,8 +20,8 @@ use crate::error::Error;
 use crate::existence::no_tour_for;
 use crate::input::InputError;
 use crate::question::{Question, TourKind, check_pair};
-use crate::resolve::{self, EngineChoice, Resolution, Settings};
-use crate::store::{Answer, AnswerFilter, SUM, Store, THEOREM};
+use crate::resolve::{self, EngineChoice, Resolution, Settings, beyond_every_engine};
+use crate::store::{Answer, AnswerFilter, SUM, Store};
 use crate::trust::provenance::{self, check_utc_timestamp};
 use crate::trust::{self, Contradiction};
 
@@ -31,28 +31,6 @@ pub const RECOUNT_SQUARES: u64 = 30;
 
 /// The time `knights verify --recount` gives the engines by default.
 pub const DEFAULT_RECOUNT_BUDGET: Duration = Duration::from_secs(10);
-
-/// Why no engine of this build can count `question` (none when one can, or when a theorem
-/// decides it). The reference counter is left out: it takes any board, but past 30 or so
-/// squares not in a lifetime.
-pub fn beyond_every_engine(question: &Question) -> Option<String> {
-    let reachable = [EngineChoice::Memo, EngineChoice::Frontier]
-        .into_iter()
-        .any(|engine| {
-            let settings = Settings {
-                engine,
-                ..Settings::default()
-            };
-            resolve::check_engines(std::slice::from_ref(question), &settings).is_ok()
-        });
-    (!reachable).then(|| {
-        format!(
-            "the memo engine takes boards of at most {} squares, the frontier engine boards with a short side of at most {}",
-            crate::graph::MAX_BITSET_SQUARES,
-            crate::count::frontier::MAX_WIDTH
-        )
-    })
-}
 
 /// Checks records read from an export against what the store and the engines know, before
 /// [`crate::exchange::import`] adds them: each must be within reach of an engine, agree with
@@ -229,21 +207,12 @@ pub fn check_import(
 /// Who counted `answer` in `resolution`: `the memo engine`, or for a sum of starts `the memo
 /// engine, as the sum of its starts`.
 fn counted_by(resolution: &Resolution, answer: &Answer) -> String {
-    if answer.engine != SUM {
-        return format!("the {} engine", answer.engine);
+    let engine = resolution.counted_by(answer);
+    if answer.engine == SUM {
+        format!("the {engine} engine, as the sum of its starts")
+    } else {
+        format!("the {engine} engine")
     }
-    let engine = resolution
-        .answers
-        .values()
-        .filter(|a| {
-            a.question.board == answer.question.board
-                && a.question.start.is_some()
-                && a.question.end.is_none()
-        })
-        .map(|a| a.engine.as_str())
-        .find(|&e| e != THEOREM)
-        .unwrap_or(THEOREM);
-    format!("the {engine} engine, as the sum of its starts")
 }
 
 /// What `knights verify` checks.

@@ -74,6 +74,12 @@ impl MemoStats {
     }
 }
 
+/// Ok when the memo engine counts on `board`: boards whose knight graph fits in bitsets (at
+/// most [`crate::graph::MAX_BITSET_SQUARES`] squares); otherwise the error naming the limit.
+pub fn check_board(board: Board) -> Result<(), Error> {
+    crate::graph::check_board(board)
+}
+
 /// Counts open tours on one board with a memo table shared across start squares.
 ///
 /// The same engine also counts paths that must end on one given square ([`count_cycles`] uses

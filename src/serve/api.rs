@@ -23,7 +23,7 @@ use super::page;
 use super::params::{AnswersRequest, CountRequest, CountView, TourRequest};
 use super::reply::{ApiError, json, with_type};
 use super::{Config, Limits};
-use crate::board::{Board, Square};
+use crate::board::Board;
 use crate::cancel::CancelFlag;
 use crate::count::CountTable;
 use crate::existence::no_tour_for;
@@ -146,17 +146,11 @@ async fn count(State(app): State<App>, query: Pairs) -> Response {
 
 async fn count_answer(app: App, query: Pairs) -> Result<Response, ApiError> {
     let request = CountRequest::parse(pairs(query)?, app.0.limits.wait)?;
-    // The engines' limits first, on questions that are cheap to make: every start of a table
-    // takes the same engine as the corner, which no theorem rules out unless it rules out the
-    // whole board.
-    let board_checks = match request.view {
-        CountView::Table(board) => vec![
-            Question::total(board, TourKind::Open),
-            Question::from_start(board, Square::new(0, 0), TourKind::Open),
-        ],
-        view => view.questions(),
-    };
-    resolve::check_engines(&board_checks, &Settings::default())?;
+    // The engines' limits first, before a table's starts are listed.
+    match request.view {
+        CountView::Table(board) => resolve::check_table(board, &Settings::default())?,
+        view => resolve::check_engines(&view.questions(), &Settings::default())?,
+    }
     if let CountView::Table(board) = request.view {
         let limit = app.0.limits.table_squares;
         if board.squares() > limit {

@@ -126,13 +126,13 @@ pub fn check_count(question: &Question, count: &BigUint) -> Result<(), Contradic
 /// starts known, `complete` when every start is): the total is the sum of all of them, and at
 /// least the sum of some.
 pub fn check_total(total: &BigUint, sum: &BigUint, complete: bool) -> Result<(), Contradiction> {
-    if complete && total != sum {
-        Err(Contradiction::StartsSum(sum.clone()))
-    } else if !complete && total < sum {
-        Err(Contradiction::StartsExceed(sum.clone()))
-    } else {
-        Ok(())
-    }
+    check_parts(
+        total,
+        sum,
+        complete,
+        Contradiction::StartsSum,
+        Contradiction::StartsExceed,
+    )
 }
 
 /// The weighted sum of the counts of an open board's starts that `known` has, and whether it
@@ -141,28 +141,20 @@ pub fn starts_sum<'a>(
     board: Board,
     known: impl Fn(&Question) -> Option<&'a BigUint>,
 ) -> (BigUint, bool) {
-    let mut sum = BigUint::ZERO;
-    let mut complete = true;
-    for (start, weight) in Question::starts_of_board(board, TourKind::Open) {
-        match known(&start) {
-            Some(count) => sum += count * weight,
-            None => complete = false,
-        }
-    }
-    (sum, complete)
+    sum_known(Question::starts_of_board(board, TourKind::Open), known)
 }
 
 /// Checks the open tours from a start against its pairs' counts (`sum` of the counts of the
 /// pairs known, `complete` when every end square's is): the count is the sum of all of them,
 /// and at least the sum of some.
 pub fn check_start(count: &BigUint, sum: &BigUint, complete: bool) -> Result<(), Contradiction> {
-    if complete && count != sum {
-        Err(Contradiction::PairsSum(sum.clone()))
-    } else if !complete && count < sum {
-        Err(Contradiction::PairsExceed(sum.clone()))
-    } else {
-        Ok(())
-    }
+    check_parts(
+        count,
+        sum,
+        complete,
+        Contradiction::PairsSum,
+        Contradiction::PairsExceed,
+    )
 }
 
 /// The sum of the counts of the pairs from `start` (an open start question: a canonical board
@@ -172,11 +164,37 @@ pub fn pairs_sum<'a>(
     start: &Question,
     known: impl Fn(&Question) -> Option<&'a BigUint>,
 ) -> (BigUint, bool) {
+    sum_known(start.pairs_from().map(|pair| (pair, 1)), known)
+}
+
+/// A count that is the sum of its parts: equal to the sum of all of them (`complete`), at
+/// least the sum of some; otherwise the contradiction `equal` or `exceed` makes of the sum.
+fn check_parts(
+    count: &BigUint,
+    sum: &BigUint,
+    complete: bool,
+    equal: fn(BigUint) -> Contradiction,
+    exceed: fn(BigUint) -> Contradiction,
+) -> Result<(), Contradiction> {
+    if complete && count != sum {
+        Err(equal(sum.clone()))
+    } else if !complete && count < sum {
+        Err(exceed(sum.clone()))
+    } else {
+        Ok(())
+    }
+}
+
+/// The weighted sum of the counts of `parts` that `known` has, and whether it has them all.
+fn sum_known<'a>(
+    parts: impl IntoIterator<Item = (Question, u64)>,
+    known: impl Fn(&Question) -> Option<&'a BigUint>,
+) -> (BigUint, bool) {
     let mut sum = BigUint::ZERO;
     let mut complete = true;
-    for pair in start.pairs_from() {
-        match known(&pair) {
-            Some(count) => sum += count,
+    for (part, weight) in parts {
+        match known(&part) {
+            Some(count) => sum += count * weight,
             None => complete = false,
         }
     }
@@ -325,8 +343,9 @@ fn line_kinds(n: u32) -> Vec<(u8, u64)> {
 mod tests {
     use super::*;
 
+    /// The board of `r` rows and `c` columns (every one the tests name is one).
     fn board(r: u32, c: u32) -> Board {
-        Board::new(r, c).unwrap()
+        Board::new(r, c).expect("a board the tests name")
     }
 
     #[test]
@@ -393,25 +412,26 @@ mod tests {
     #[test]
     fn totals_against_starts() {
         let (two, four) = (BigUint::from(2u32), BigUint::from(4u32));
-        assert_eq!(check_total(&four, &four, true), Ok(()));
-        assert_eq!(
-            check_total(&four, &two, true),
-            Err(Contradiction::StartsSum(two.clone()))
-        );
-        assert_eq!(check_total(&four, &two, false), Ok(()));
-        assert_eq!(
-            check_total(&two, &four, false),
-            Err(Contradiction::StartsExceed(four.clone()))
-        );
-        assert_eq!(
-            check_start(&four, &two, true),
-            Err(Contradiction::PairsSum(two.clone()))
-        );
-        assert_eq!(check_start(&four, &two, false), Ok(()));
-        assert_eq!(
-            check_start(&two, &four, false),
-            Err(Contradiction::PairsExceed(four))
-        );
+        type Check = fn(&BigUint, &BigUint, bool) -> Result<(), Contradiction>;
+        type Make = fn(BigUint) -> Contradiction;
+        let cases: [(Check, Make, Make); 2] = [
+            (
+                check_total,
+                Contradiction::StartsSum,
+                Contradiction::StartsExceed,
+            ),
+            (
+                check_start,
+                Contradiction::PairsSum,
+                Contradiction::PairsExceed,
+            ),
+        ];
+        for (check, equal, exceed) in cases {
+            assert_eq!(check(&four, &four, true), Ok(()));
+            assert_eq!(check(&four, &two, true), Err(equal(two.clone())));
+            assert_eq!(check(&four, &two, false), Ok(()));
+            assert_eq!(check(&two, &four, false), Err(exceed(four.clone())));
+        }
     }
 
     /// The pairs from a start, each looked up in its canonical form, on a board turned both

@@ -103,10 +103,9 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
         }
         return run_pair(&args, session, board, start, end);
     }
-    // Every start of a board goes to the same engine: one check before the starts are listed.
+    // The engines' limits before a table's starts are listed.
     if kind == TourKind::Open && start.is_none() && !args.total {
-        let corner = Question::from_start(board, Square::new(0, 0), kind);
-        resolve::check_engines(&[corner], &settings)?;
+        resolve::check_table(board, &settings)?;
     }
     let questions: Vec<Question> = match (kind, start) {
         (_, Some(square)) => vec![Question::from_start(board, square, kind)],
