@@ -30,7 +30,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visit
 use crate::board::{Board, Square};
 use crate::error::Error;
 use crate::input::{InputError, MAX_FIELD_CHARS, MAX_QUERIES, TextReader, echo, max_count_digits};
-use crate::question::{AnswerKind, Question, TourKind};
+use crate::question::{AnswerKind, PairError, Question, Shape, TourKind};
 use crate::store::{ANSWER_COLUMNS, Answer, ImportReport, SUM, Store, StoreError};
 use crate::trust::provenance::{check_utc_timestamp, seconds_in_range};
 use crate::trust::{self, provenance};
@@ -544,15 +544,7 @@ fn answer_from_fields(fields: &Fields, line: usize) -> Result<Answer, InputError
                 "to_row and to_col are only for 'between' answers, not {kind}: leave them empty"
             )));
         }
-        (Some(row), Some(col)) => {
-            let square = Square::new(whole("to_row", row)?, whole("to_col", col)?);
-            if !board.contains(square) {
-                return Err(err(format!(
-                    "the end {square} is outside the {board} board"
-                )));
-            }
-            Some(square)
-        }
+        (Some(row), Some(col)) => Some(Square::new(whole("to_row", row)?, whole("to_col", col)?)),
         _ => {
             return Err(err(
                 "to_row and to_col must both be given (an end) or both be empty".into(),
@@ -574,12 +566,14 @@ fn answer_from_fields(fields: &Fields, line: usize) -> Result<Answer, InputError
             let (canonical, _) = board.canonical_square(square);
             if let Some(end) = end {
                 // A pair is canonical as a pair, not square by square.
-                let pair = Question::between(board, square, end);
-                if square == end {
-                    return Err(err(format!(
+                let pair = Question::pair(board, square, end).map_err(|e| match e {
+                    PairError::Outside { .. } => {
+                        err(format!("the end {end} is outside the {board} board"))
+                    }
+                    PairError::Same(_) => err(format!(
                         "the start and the end are both {square}: a pair needs two squares"
-                    )));
-                }
+                    )),
+                })?;
                 if (pair.start, pair.end) != (Some(square), Some(end)) {
                     return Err(err(format!(
                         "the pair {square} to {end} is not canonical on {board}: it is stored as {} to {}",
@@ -700,13 +694,12 @@ fn check_consistency(answers: &[(usize, Answer)]) -> Result<(), InputError> {
     // Starts against their pairs, on the boards with pairs in the file.
     let with_pairs: HashSet<Board> = seen
         .keys()
-        .filter(|q| q.end.is_some())
+        .filter(|q| matches!(q.shape(), Shape::Between(..)))
         .map(|q| q.board)
         .collect();
     for (line, answer) in answers.iter().filter(|(_, a)| {
-        a.question.start.is_some()
-            && a.question.end.is_none()
-            && a.question.kind == TourKind::Open
+        a.question.kind == TourKind::Open
+            && matches!(a.question.shape(), Shape::From(_))
             && with_pairs.contains(&a.question.board)
     }) {
         let (sum, complete) =
@@ -728,10 +721,7 @@ fn check_consistency(answers: &[(usize, Answer)]) -> Result<(), InputError> {
             ));
         }
     }
-    for (line, answer) in answers
-        .iter()
-        .filter(|(_, a)| a.question.kind == TourKind::Open && a.question.start.is_none())
-    {
+    for (line, answer) in answers.iter().filter(|(_, a)| a.question.is_open_total()) {
         let q = answer.question;
         // A board has at least one class of starts per 8 squares: with more squares than 8
         // times the records, the file cannot hold them all, and listing a huge board's starts

@@ -28,6 +28,8 @@
 //!   the store sees it; [`output`]: writing answers as text tables, JSON, CSV or SVG pictures
 //!   (which takes the file formats' names from [`exchange`]).
 //! * [`resolve`]: answering questions from the store or by computing them.
+//! * [`view`]: what a count request shows (a count, a table, totals), for `knights count` and
+//!   the server alike.
 //! * [`verify`]: checking what an import would add and what the store holds — the checks of
 //!   [`trust`], the engines' reach, and recounts by the engines.
 //! * [`shards`]: one board's count split into independent shards for many machines: plans,
@@ -60,6 +62,7 @@ pub mod store;
 pub mod tour;
 pub mod trust;
 pub mod verify;
+pub mod view;
 
 pub use board::{Board, CanonicalStart, Square, Symmetry};
 pub use cancel::CancelFlag;

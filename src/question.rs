@@ -136,11 +136,11 @@ pub enum Shape {
 
 /// Why two squares of a board make no question between two squares: the pair rule, checked
 /// here once. The start is checked as any start is ([`Board::check_square`]); each front end
-/// names the end its own way (an option, a parameter, a field).
+/// names the end its own way (an option, a parameter, a field) before [`PairError::predicate`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PairError {
     /// The end is not a square of the board.
-    #[error("the end {end} is outside the {board} board (rows 0 to {}, columns 0 to {})", board.rows() - 1, board.cols() - 1)]
+    #[error("the end {end} is {}", self.predicate())]
     Outside {
         /// The board.
         board: Board,
@@ -148,10 +148,26 @@ pub enum PairError {
         end: Square,
     },
     /// The end is the start.
-    #[error(
-        "the end {0} is the start itself: a tour between two squares needs two different squares"
-    )]
+    #[error("the end {end} is {}", self.predicate(), end = .0)]
     Same(Square),
+}
+
+impl PairError {
+    /// What is wrong with the end, after its name and `is`: `outside the 5x5 board (rows 0 to
+    /// 4, columns 0 to 4)`, `the start itself: a tour between two squares needs two different
+    /// squares`.
+    pub fn predicate(&self) -> String {
+        match self {
+            PairError::Outside { board, .. } => format!(
+                "outside the {board} board (rows 0 to {}, columns 0 to {})",
+                board.rows() - 1,
+                board.cols() - 1
+            ),
+            PairError::Same(_) => {
+                "the start itself: a tour between two squares needs two different squares".into()
+            }
+        }
+    }
 }
 
 /// A question in canonical form: the count of `kind` tours on `board` from `start`, or on the

@@ -19,7 +19,7 @@ use crate::cancel::CancelFlag;
 use crate::error::Error;
 use crate::existence::no_tour_for;
 use crate::input::InputError;
-use crate::question::{Question, TourKind, check_pair};
+use crate::question::{Question, Shape, TourKind, check_pair};
 use crate::resolve::{self, EngineChoice, Resolution, Settings, beyond_every_engine};
 use crate::store::{Answer, AnswerFilter, SUM, Store};
 use crate::trust::provenance::{self, check_utc_timestamp};
@@ -71,7 +71,7 @@ pub fn check_import(
     // Boards with pairs in the file: their starts are checked against their pairs, too.
     let with_pairs: BTreeSet<Board> = answers
         .iter()
-        .filter(|(_, a)| a.question.end.is_some())
+        .filter(|(_, a)| matches!(a.question.shape(), Shape::Between(..)))
         .map(|(_, a)| a.question.board)
         .collect();
     let mut wanted: HashSet<Question> = file.keys().copied().collect();
@@ -295,7 +295,7 @@ pub fn verify(
     // Starts are checked against their pairs on the boards that have some.
     let with_pairs: HashSet<Board> = counts
         .keys()
-        .filter(|q| q.end.is_some())
+        .filter(|q| matches!(q.shape(), Shape::Between(..)))
         .map(|q| q.board)
         .collect();
     for answer in &answers {
@@ -303,12 +303,12 @@ pub fn verify(
         if q.kind != TourKind::Open || !q.is_canonical() {
             continue;
         }
-        let checked = match (q.start, q.end) {
-            (None, _) => {
+        let checked = match q.shape() {
+            Shape::Total => {
                 let (sum, complete) = trust::starts_sum(q.board, |s| counts.get(s).copied());
                 trust::check_total(&answer.count, &sum, complete)
             }
-            (Some(_), None) if with_pairs.contains(&q.board) => {
+            Shape::From(_) if with_pairs.contains(&q.board) => {
                 let (sum, complete) = trust::pairs_sum(&q, |p| counts.get(p).copied());
                 trust::check_start(&answer.count, &sum, complete)
             }

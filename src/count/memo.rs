@@ -174,13 +174,7 @@ impl MemoCounter {
     pub fn count_between(&mut self, start: Square, end: Square) -> Result<u128, Error> {
         let board = self.board();
         board.check_square(start)?;
-        board.check_square(end)?;
-        if start == end {
-            return Err(crate::board::BoardError::Invalid(format!(
-                "a tour between two squares needs two different squares, got {start} twice"
-            ))
-            .into());
-        }
+        crate::question::check_pair(board, start, end)?;
         let end_bit = bit(board.index(end));
         if self.end != end_bit {
             if self.end != 0 || self.stats.entries > 0 {

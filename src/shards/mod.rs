@@ -20,9 +20,10 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::board::Board;
+use crate::count::frontier::relative_cost;
 use crate::error::Error;
 use crate::existence::no_tour_for;
-use crate::question::{Question, TourKind};
+use crate::question::{Question, Shape, TourKind};
 use crate::resolve::{self, Progress, Settings, beyond_one_machine};
 use crate::store::Store;
 
@@ -147,9 +148,10 @@ impl Plan {
                 question,
                 weight,
                 // The resolver answers these zeros by the same theorems, without a search.
-                estimate: match (no_tour_for(&question), question.start) {
-                    (None, Some(start)) => {
-                        crate::count::frontier::relative_cost(canonical, start, question.end)
+                estimate: match (no_tour_for(&question), question.shape()) {
+                    (None, Shape::From(start)) => relative_cost(canonical, start, None),
+                    (None, Shape::Between(start, end)) => {
+                        relative_cost(canonical, start, Some(end))
                     }
                     _ => 0,
                 },
