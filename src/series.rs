@@ -12,7 +12,7 @@ use crate::count::frontier::{self, FrontierMode};
 use crate::error::Error;
 use crate::existence::no_tour;
 use crate::question::{Question, TourKind};
-use crate::resolve::{self, Engine, Settings};
+use crate::resolve::{self, Engine, Incoming, Settings};
 use crate::store::{Answer, Store};
 use crate::trust::served;
 
@@ -182,7 +182,8 @@ pub fn series(
 
 fn save(store: &mut Option<&mut Store>, answer: &Answer) -> Result<(), Error> {
     if let Some(store) = store.as_deref_mut() {
-        store.save(std::slice::from_ref(answer))?;
+        let computed = std::slice::from_ref(answer);
+        resolve::admit(store, Incoming::Computed(computed), &Settings::default())?;
     }
     Ok(())
 }

@@ -79,7 +79,8 @@ fn exit_code(err: &anyhow::Error) -> u8 {
         if let Some(e) = cause.downcast_ref::<ShardError>() {
             return match e {
                 ShardError::Library(e) => library_code(e),
-                ShardError::Missing { .. } | ShardError::Conflict(_) => 1,
+                e if e.is_bad_input() => 2,
+                _ => 1,
             };
         }
     }

@@ -11,6 +11,8 @@
 //!   that the engine asked for cannot count.
 //! * [`engine`]: which engine answers which question, and its fallback: the only place that
 //!   says it ([`EngineChoice::choose`]).
+//! * [`admit`]: the one gate of answers entering a store — computed here, imported from a
+//!   file, merged from workers' stores — and the only writer of a store (`admit.rs`).
 //!
 //! Every distinct canonical question is answered once. Answers read from the store pass the
 //! read gate ([`crate::trust::served`]). The ones the store lacks are computed in parallel, one
@@ -20,6 +22,7 @@
 //! `sum`, never as the memo engine's, and its source names the engines and sources of the
 //! starts (some of which may have been imported).
 
+mod admit;
 pub mod engine;
 mod run;
 mod schedule;
@@ -37,6 +40,7 @@ use crate::question::{Question, Shape, TourKind};
 use crate::store::{Answer, SUM, Store, THEOREM};
 use crate::trust::{self, served};
 
+pub use admit::{Incoming, Origin, RECOUNT_SQUARES, admit};
 pub use engine::{
     AUTO_MEMO_SQUARES, AUTO_MEMO_TOTAL_SQUARES, Choice, Engine, EngineChoice, beyond_every_engine,
     beyond_one_machine, check_engines, check_table,
@@ -126,6 +130,17 @@ impl Resolution {
             .map(|a| a.engine.as_str())
             .find(|e| *e != THEOREM)
             .unwrap_or(THEOREM)
+    }
+
+    /// Who counted `answer`, for a message: `the memo engine`, or for a sum of starts `the memo
+    /// engine, as the sum of its starts`.
+    pub fn recounted_by(&self, answer: &Answer) -> String {
+        let engine = self.counted_by(answer);
+        if answer.engine == SUM {
+            format!("the {engine} engine, as the sum of its starts")
+        } else {
+            format!("the {engine} engine")
+        }
     }
 
     /// Where the answer to `questions` (the first is the one shown) came from, with the
@@ -263,18 +278,20 @@ fn resolve_questions(
     })
 }
 
+/// Questions, each with the engine chosen to count it.
+type Chosen = BTreeMap<Question, Choice>;
+
 /// The questions of `asked` that `known` lacks, each with the engine that counts it; except
 /// open totals that are the sums of their starts, for which every start is needed instead
 /// (the second map: some may be stored). A question no engine can count is an error, or
 /// with `keep_going` listed in `failed` with why.
-#[allow(clippy::type_complexity)]
 fn plan(
     asked: &BTreeSet<Question>,
     known: &HashMap<Question, Answer>,
     settings: &Settings,
     keep_going: bool,
     failed: &mut BTreeMap<Question, String>,
-) -> Result<(BTreeMap<Question, Choice>, BTreeMap<Question, Choice>), Error> {
+) -> Result<(Chosen, Chosen), Error> {
     let mut to_compute: BTreeMap<Question, Choice> = BTreeMap::new();
     let mut extra: BTreeMap<Question, Choice> = BTreeMap::new();
     for question in asked.iter().filter(|q| !known.contains_key(q)) {
@@ -333,7 +350,7 @@ fn add_up_totals(
         totals.push(Answer::sum_of_starts(*question, &inputs));
     }
     if let Some(store) = store {
-        store.save(&totals)?;
+        admit(store, Incoming::Computed(&totals), &Settings::default())?;
     }
     known.extend(totals.into_iter().map(|total| (total.question, total)));
     Ok(())

@@ -10,7 +10,7 @@ use rayon::prelude::*;
 
 use super::engine::{Choice, Engine, counts_starts_together};
 use super::run::compute_one;
-use super::{EngineStats, Progress, Settings};
+use super::{EngineStats, Incoming, Progress, Settings, admit};
 use crate::board::{Board, Square};
 use crate::cancel::CancelFlag;
 use crate::count::frontier;
@@ -214,17 +214,18 @@ enum Message {
     Failed(Question, Error),
 }
 
-/// Saves the answers waiting. They stay waiting when the save fails, to be tried again, except
-/// after a conflict with a stored count: the others are saved then.
+/// Saves the answers waiting, through the gate ([`admit`]). They stay waiting when the save
+/// fails, to be tried again, except after a conflict with a stored count: the others are
+/// saved then.
 fn save(store: &mut Option<&mut Store>, pending: &mut Vec<Answer>) -> Result<(), Error> {
     if let Some(store) = store.as_deref_mut().filter(|_| !pending.is_empty()) {
-        match store.save(pending) {
+        match admit(store, Incoming::Computed(pending), &Settings::default()) {
             Ok(_) => {}
-            Err(e @ StoreError::Conflict { .. }) => {
+            Err(e @ Error::Store(StoreError::Conflict { .. })) => {
                 pending.clear();
-                return Err(e.into());
+                return Err(e);
             }
-            Err(e) => return Err(e.into()),
+            Err(e) => return Err(e),
         }
     }
     pending.clear();

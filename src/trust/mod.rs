@@ -126,7 +126,7 @@ pub fn check_count(question: &Question, count: &BigUint) -> Result<(), Contradic
 /// starts known, `complete` when every start is): the total is the sum of all of them, and at
 /// least the sum of some.
 pub fn check_total(total: &BigUint, sum: &BigUint, complete: bool) -> Result<(), Contradiction> {
-    check_parts(
+    check_sum(
         total,
         sum,
         complete,
@@ -148,7 +148,7 @@ pub fn starts_sum<'a>(
 /// pairs known, `complete` when every end square's is): the count is the sum of all of them,
 /// and at least the sum of some.
 pub fn check_start(count: &BigUint, sum: &BigUint, complete: bool) -> Result<(), Contradiction> {
-    check_parts(
+    check_sum(
         count,
         sum,
         complete,
@@ -167,9 +167,94 @@ pub fn pairs_sum<'a>(
     sum_known(start.pairs_from().map(|pair| (pair, 1)), known)
 }
 
+/// What an open count is the sum of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Parts {
+    /// An open board total: the weighted sum of its starts ([`check_total`]).
+    Starts,
+    /// The open tours from a start: the sum of its pairs, one per end square ([`check_start`]).
+    Pairs,
+}
+
+impl Parts {
+    /// The parts `question` is the sum of, if any: an open total's starts, an open start's
+    /// pairs.
+    pub fn of(question: &Question) -> Option<Parts> {
+        match (question.kind, question.shape()) {
+            (TourKind::Open, Shape::Total) => Some(Parts::Starts),
+            (TourKind::Open, Shape::From(_)) => Some(Parts::Pairs),
+            _ => None,
+        }
+    }
+}
+
+/// A count that the counts of its parts contradict: their sum, and whether every part was
+/// known.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PartsFault {
+    /// Which parts.
+    pub parts: Parts,
+    /// The sum of the parts known.
+    pub sum: BigUint,
+    /// Every part was known (the count must equal the sum; else be at least it).
+    pub complete: bool,
+}
+
+impl PartsFault {
+    /// The count's subject in a message: `the total of 5x5`, or the start's question.
+    pub fn subject(&self, question: &Question) -> String {
+        match self.parts {
+            Parts::Starts => format!("the total of {}", question.board),
+            Parts::Pairs => question.to_string(),
+        }
+    }
+
+    /// What the parts found in `place` say, before their sum: `its starts in this file add up
+    /// to`, `the pairs from it in this file and the store already add up to more:`.
+    pub fn words(&self, place: &str) -> String {
+        match (self.parts, self.complete) {
+            (Parts::Starts, true) => format!("its starts in {place} add up to"),
+            (Parts::Starts, false) => {
+                format!("the starts of it in {place} already add up to more:")
+            }
+            (Parts::Pairs, true) => format!("its pairs in {place} add up to"),
+            (Parts::Pairs, false) => {
+                format!("the pairs from it in {place} already add up to more:")
+            }
+        }
+    }
+}
+
+/// Checks the `count` of `question` against the counts `known` has of its parts, when it is
+/// the sum of `parts` ([`Parts::of`]; Ok for any other question): [`check_total`] or
+/// [`check_start`].
+pub fn check_parts<'a>(
+    question: &Question,
+    count: &BigUint,
+    parts: Parts,
+    known: impl Fn(&Question) -> Option<&'a BigUint>,
+) -> Result<(), PartsFault> {
+    if Parts::of(question) != Some(parts) {
+        return Ok(());
+    }
+    let (sum, complete) = match parts {
+        Parts::Starts => starts_sum(question.board, known),
+        Parts::Pairs => pairs_sum(question, known),
+    };
+    let checked = match parts {
+        Parts::Starts => check_total(count, &sum, complete),
+        Parts::Pairs => check_start(count, &sum, complete),
+    };
+    checked.map_err(|_| PartsFault {
+        parts,
+        sum,
+        complete,
+    })
+}
+
 /// A count that is the sum of its parts: equal to the sum of all of them (`complete`), at
 /// least the sum of some; otherwise the contradiction `equal` or `exceed` makes of the sum.
-fn check_parts(
+fn check_sum(
     count: &BigUint,
     sum: &BigUint,
     complete: bool,

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::util::{TestStore, knights};
+use crate::util::{TestStore, knights, set_count};
 
 /// A running `knights serve`, killed when dropped.
 struct Server {
@@ -833,22 +833,12 @@ fn without_a_store_every_answer_is_computed() {
 #[test]
 fn a_total_that_contradicts_its_starts_is_not_served() {
     let server = Server::start(&[]);
-    server
-        .store
-        .knights()
-        .args(["count", "5", "6"])
-        .assert()
-        .success();
-    let changed = server
-        .store
-        .sqlite()
-        .execute(
-            "UPDATE answers SET count = '37570'
-             WHERE rows = 5 AND cols = 6 AND kind = 'open' AND row IS NULL",
-            [],
-        )
-        .unwrap();
-    assert_eq!(changed, 1);
+    server.store.run(&["count", "5", "6"]);
+    set_count(
+        &server.store.path(),
+        "rows = 5 AND cols = 6 AND kind = 'open' AND row IS NULL",
+        "37570",
+    );
     for path in [
         "/api/count?rows=5&cols=6&total",
         "/api/count?rows=6&cols=5",
