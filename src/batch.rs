@@ -7,7 +7,6 @@ use std::collections::HashSet;
 use num_bigint::BigUint;
 
 use crate::error::Error;
-use crate::existence::no_tour;
 use crate::input::{InputError, Query};
 use crate::question::{Question, TourKind};
 use crate::resolve::{self, Progress, Settings};
@@ -35,16 +34,15 @@ pub struct BatchAnswers {
 }
 
 /// Checks that an engine takes every query's board where a count is needed (not where an
-/// existence theorem answers 0), naming the first line where none does.
+/// existence theorem answers 0: [`crate::resolve::EngineChoice::choose`]), naming the first
+/// line where none does.
 pub fn check_queries(queries: &[Query], kind: TourKind, settings: &Settings) -> Result<(), Error> {
     for query in queries {
         let question = Question::from_start(query.board, query.start, kind);
-        if no_tour(query.board, kind, Some(query.start)).is_none() {
-            settings
-                .engine
-                .check(&question)
-                .map_err(|e| InputError::at(query.line, e.to_string()))?;
-        }
+        settings
+            .engine
+            .choose(&question)
+            .map_err(|e| InputError::at(query.line, e.to_string()))?;
     }
     Ok(())
 }

@@ -1,9 +1,10 @@
-//! The library's error type. It wraps the errors of the modules below it (board, input, store)
-//! and adds the failures of the work itself.
+//! The library's error type. It wraps the errors of the modules below it (board, question,
+//! input, store, memory) and adds the failures of the work itself.
 
 use crate::board::{Board, BoardError};
 use crate::input::InputError;
-use crate::memory::human_bytes;
+use crate::memory::{SizeError, human_bytes};
+use crate::question::PairError;
 use crate::store::StoreError;
 
 /// Everything that can go wrong in the library.
@@ -12,6 +13,10 @@ pub enum Error {
     /// A board or square that is not allowed.
     #[error(transparent)]
     Board(#[from] BoardError),
+
+    /// Two squares that make no question between two squares.
+    #[error(transparent)]
+    Pair(#[from] PairError),
 
     /// A board with more squares than an engine can handle.
     #[error("the {board} board has {} squares; the {engine} engine handles at most {max_squares}", board.squares())]
@@ -120,19 +125,13 @@ pub enum Error {
         why: String,
     },
 
-    /// A merge of shards that is refused (missing shards, conflicting stores).
-    #[error(transparent)]
-    Shards(Box<crate::shards::ShardError>),
-
     /// An output or option that does not apply to the question.
     #[error("{0}")]
     Unsupported(String),
 
     /// A memory size that could not be understood.
-    #[error(
-        "invalid memory size '{0}': use a number of bytes with an optional unit, e.g. 512M, 2G, 1.5GiB"
-    )]
-    InvalidMemorySize(String),
+    #[error(transparent)]
+    InvalidMemorySize(#[from] SizeError),
 
     /// A broken invariant of the library (a bug, not the user's input).
     #[error("internal error: {0}")]
@@ -146,6 +145,7 @@ impl Error {
         matches!(
             self,
             Error::Board(_)
+                | Error::Pair(_)
                 | Error::BoardTooLarge { .. }
                 | Error::BoardTooWide { .. }
                 | Error::BeyondEngines { .. }

@@ -27,7 +27,7 @@ use num_bigint::BigUint;
 use num_traits::Zero;
 
 use crate::board::{Board, Square};
-use crate::question::{Question, TourKind};
+use crate::question::{Question, Shape, TourKind};
 
 /// Why there is no tour: the theorem that rules it out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -174,11 +174,10 @@ pub fn no_open_tour_between(board: Board, start: Square, end: Square) -> Option<
 
 /// The theorem that makes the answer to `question` zero, if one does (pairs included).
 pub fn no_tour_for(question: &Question) -> Option<NoTour> {
-    match (question.kind, question.start, question.end) {
-        (TourKind::Open, Some(start), Some(end)) => {
-            no_open_tour_between(question.board, start, end)
-        }
-        (kind, start, _) => no_tour(question.board, kind, start),
+    match question.shape() {
+        Shape::Between(start, end) => no_open_tour_between(question.board, start, end),
+        Shape::From(start) => no_tour(question.board, question.kind, Some(start)),
+        Shape::Total => no_tour(question.board, question.kind, None),
     }
 }
 

@@ -23,6 +23,19 @@ struct Shift {
     left: bool,
 }
 
+/// Ok when the graph of `board` fits in bitsets: at most [`MAX_BITSET_SQUARES`] squares, the
+/// memo engine's limit (it is that engine's error).
+pub fn check_board(board: Board) -> Result<(), Error> {
+    if board.squares() > MAX_BITSET_SQUARES {
+        return Err(Error::BoardTooLarge {
+            board,
+            max_squares: MAX_BITSET_SQUARES,
+            engine: "memo",
+        });
+    }
+    Ok(())
+}
+
 /// The knight graph of a board with at most 64 squares.
 #[derive(Clone, Debug)]
 pub struct KnightGraph {
@@ -36,13 +49,7 @@ pub struct KnightGraph {
 impl KnightGraph {
     /// Builds the graph of `board`, which must have at most [`MAX_BITSET_SQUARES`] squares.
     pub fn new(board: Board) -> Result<Self, Error> {
-        if board.squares() > MAX_BITSET_SQUARES {
-            return Err(Error::BoardTooLarge {
-                board,
-                max_squares: MAX_BITSET_SQUARES,
-                engine: "memo",
-            });
-        }
+        check_board(board)?;
         let n = board.squares() as usize;
         let all = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
         let neighbours = (0..n)

@@ -9,28 +9,36 @@
 //!   plain lists), with [`input::InputError`], the one whole-number reader and `plural`.
 //! * [`existence`]: the theorems that decide when no tour exists (the colour rule among them);
 //!   [`store`]: the SQLite answer store (`store/`: the records, the schema, the file checks),
-//!   which returns only its own [`store::StoreError`].
+//!   which returns only its own [`store::StoreError`] and asks [`existence`] whether a sum of
+//!   theorems' zeros is one itself; [`memory`]: the memory budget of the engines' tables, with
+//!   its own [`memory::SizeError`].
+//! * [`error`]: the library's [`Error`], which wraps the board's, the input's, the store's and
+//!   the memory size's errors.
 //! * [`trust`]: what any count must satisfy — the theorems, parity, a bound from the board's
-//!   moves, totals equal to the sum of their starts — checked wherever a count is believed.
-//! * [`error`]: the library's [`Error`], which wraps the board's, the input's and the store's
-//!   errors (and the refusals of a shard merge, [`shards::ShardError`]).
-//! * [`cancel`]: stopping long work cleanly (Ctrl-C); [`memory`]: the memory budget of the
-//!   engines' tables; [`graph`]: the knight graph of a board of at most 64 squares, as bitsets.
+//!   moves, totals equal to the sum of their starts — checked wherever a count is believed;
+//!   the one gate of answers read from a store ([`trust::served`]) and the rules of how an
+//!   answer is recorded ([`trust::provenance`]).
+//! * [`cancel`]: stopping long work cleanly (Ctrl-C); [`graph`]: the knight graph of a board of
+//!   at most 64 squares, as bitsets.
 //! * [`count`]: the engines — the memoized engine ([`count::memo`]), the frontier engine
 //!   ([`count::frontier`], a transfer-matrix program over the board's rows) and the plain
 //!   reference counter ([`count::reference`]); [`tour`]: finding and checking tours, which uses
 //!   the engines' exact searches.
-//! * [`output`]: writing answers as text tables, JSON, CSV or SVG pictures; [`exchange`]: the
-//!   export file format read back (import), checked record by record before the store sees it.
+//! * [`exchange`]: the export file format read back (import), checked record by record before
+//!   the store sees it; [`output`]: writing answers as text tables, JSON, CSV or SVG pictures
+//!   (which takes the file formats' names from [`exchange`]).
 //! * [`resolve`]: answering questions from the store or by computing them.
+//! * [`view`]: what a count request shows (a count, a table, totals), for `knights count` and
+//!   the server alike.
 //! * [`verify`]: checking what an import would add and what the store holds — the checks of
 //!   [`trust`], the engines' reach, and recounts by the engines.
-//! * [`serve`]: the web page and the JSON API over the store (`knights serve`), on top of
-//!   everything else.
 //! * [`shards`]: one board's count split into independent shards for many machines: plans,
-//!   workers' runs (through [`resolve`]) and the merge of their stores.
+//!   workers' runs (through [`resolve`]) and the merge of their stores, with its own
+//!   [`shards::ShardError`].
 //! * [`batch`]: answering lists of queries in input order; [`series`]: tables of board totals,
 //!   `ROWS × n` for a range of `n`; [`precompute`]: choosing boards to fill the store with.
+//! * [`serve`]: the web page and the JSON API over the store (`knights serve`), on top of
+//!   everything else, with its own [`serve::ServeError`].
 #![deny(missing_docs)]
 
 pub mod batch;
@@ -54,6 +62,7 @@ pub mod store;
 pub mod tour;
 pub mod trust;
 pub mod verify;
+pub mod view;
 
 pub use board::{Board, CanonicalStart, Square, Symmetry};
 pub use cancel::CancelFlag;

@@ -3,8 +3,6 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::error::Error;
-
 /// A number of bytes that an engine's tables may use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct MemoryBudget(u64);
@@ -64,13 +62,21 @@ impl Default for MemoryBudget {
     }
 }
 
+/// A memory size that could not be understood (the text as given). The module's own error:
+/// the library's [`crate::Error`] wraps it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "invalid memory size '{0}': use a number of bytes with an optional unit, e.g. 512M, 2G, 1.5GiB"
+)]
+pub struct SizeError(pub String);
+
 impl FromStr for MemoryBudget {
-    type Err = Error;
+    type Err = SizeError;
 
     /// Parses `1073741824`, `512M`, `2G`, `1.5GiB`, `300MB`, `64k`: units are powers of 1024
     /// (`K`, `M`, `G`, `T`, with or without `B` / `iB`, any case).
-    fn from_str(text: &str) -> Result<Self, Error> {
-        let invalid = || Error::InvalidMemorySize(text.to_string());
+    fn from_str(text: &str) -> Result<Self, SizeError> {
+        let invalid = || SizeError(text.to_string());
         let trimmed = text.trim();
         let split = trimmed
             .find(|c: char| !(c.is_ascii_digit() || c == '.'))

@@ -121,6 +121,55 @@ impl From<TourKind> for AnswerKind {
     }
 }
 
+/// The shape of a question: what is fixed of the tours counted. Readers match on it (through
+/// [`Question::shape`]) rather than on the `Option`s of a [`Question`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Shape {
+    /// The whole board: the directed open total, or the directed count of closed tours (the
+    /// same from every square).
+    Total,
+    /// Open tours from one square.
+    From(Square),
+    /// Open tours from one square to another (directed: walked from the first).
+    Between(Square, Square),
+}
+
+/// Why two squares of a board make no question between two squares: the pair rule, checked
+/// here once. The start is checked as any start is ([`Board::check_square`]); each front end
+/// names the end its own way (an option, a parameter, a field) before [`PairError::predicate`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PairError {
+    /// The end is not a square of the board.
+    #[error("the end {end} is {}", self.predicate())]
+    Outside {
+        /// The board.
+        board: Board,
+        /// The end given.
+        end: Square,
+    },
+    /// The end is the start.
+    #[error("the end {end} is {}", self.predicate(), end = .0)]
+    Same(Square),
+}
+
+impl PairError {
+    /// What is wrong with the end, after its name and `is`: `outside the 5x5 board (rows 0 to
+    /// 4, columns 0 to 4)`, `the start itself: a tour between two squares needs two different
+    /// squares`.
+    pub fn predicate(&self) -> String {
+        match self {
+            PairError::Outside { board, .. } => format!(
+                "outside the {board} board (rows 0 to {}, columns 0 to {})",
+                board.rows() - 1,
+                board.cols() - 1
+            ),
+            PairError::Same(_) => {
+                "the start itself: a tour between two squares needs two different squares".into()
+            }
+        }
+    }
+}
+
 /// A question in canonical form: the count of `kind` tours on `board` from `start`, or on the
 /// whole board when `start` is `None`.
 ///
@@ -192,6 +241,28 @@ impl Question {
         }
     }
 
+    /// The canonical question between `start` and `end` ([`Question::between`]) once the pair
+    /// rule holds: the end is a square of the board and not the start (the start must be one:
+    /// it is checked as any start).
+    pub fn pair(board: Board, start: Square, end: Square) -> Result<Self, PairError> {
+        check_pair(board, start, end)?;
+        Ok(Question::between(board, start, end))
+    }
+
+    /// The question's shape ([`Shape`]): closed questions are always about the whole board.
+    pub fn shape(&self) -> Shape {
+        match (self.kind, self.start, self.end) {
+            (TourKind::Open, Some(start), Some(end)) => Shape::Between(start, end),
+            (TourKind::Open, Some(start), None) => Shape::From(start),
+            _ => Shape::Total,
+        }
+    }
+
+    /// True for the open board total, the question that is the sum of its starts.
+    pub fn is_open_total(&self) -> bool {
+        self.kind == TourKind::Open && self.shape() == Shape::Total
+    }
+
     /// Every canonical pair question of `board` (start and end distinct), with the number of
     /// ordered (start, end) pairs of the board that share it: their weighted sum over the pairs
     /// from one start is that start's count.
@@ -227,9 +298,9 @@ impl Question {
 
     /// The kind this question's answer is stored under: `between` for a pair.
     pub fn answer_kind(&self) -> AnswerKind {
-        match (self.kind, self.end) {
-            (TourKind::Open, Some(_)) => AnswerKind::Between,
-            (kind, _) => kind.into(),
+        match self.shape() {
+            Shape::Between(..) => AnswerKind::Between,
+            _ => self.kind.into(),
         }
     }
 
@@ -271,7 +342,20 @@ impl Question {
     }
 }
 
+/// The pair rule: `end` is a square of `board` and not `start`.
+pub fn check_pair(board: Board, start: Square, end: Square) -> Result<(), PairError> {
+    if !board.contains(end) {
+        Err(PairError::Outside { board, end })
+    } else if end == start {
+        Err(PairError::Same(end))
+    } else {
+        Ok(())
+    }
+}
+
 impl fmt::Display for Question {
+    /// The question as its fields hold it, even when they make no canonical question (a key
+    /// found damaged in a store is shown as it is).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match (self.start, self.end) {
             (Some(square), Some(end)) => write!(

@@ -8,12 +8,13 @@ use std::time::Instant;
 
 use crate::board::Board;
 use crate::count;
-use crate::count::frontier::{self, FrontierMode, MAX_WIDTH};
+use crate::count::frontier::{self, FrontierMode};
 use crate::error::Error;
 use crate::existence::no_tour;
 use crate::question::{Question, TourKind};
-use crate::resolve::{self, Engine, EngineChoice, Settings, THEOREM};
+use crate::resolve::{self, Engine, Incoming, Settings};
 use crate::store::{Answer, Store};
+use crate::trust::served;
 
 /// One board of a series.
 #[derive(Clone, Debug, PartialEq)]
@@ -35,11 +36,12 @@ pub fn check_engines(
     kind: TourKind,
     settings: &Settings,
 ) -> Result<(), Error> {
-    let questions: Vec<Question> = cols
-        .map(|n| Board::new(rows, n).map(|b| Question::total(b, kind)))
-        .collect::<Result<_, _>>()?;
-    if rows > MAX_WIDTH || !matches!(settings.engine, EngineChoice::Auto | EngineChoice::Frontier) {
-        resolve::check_engines(&questions, settings)?;
+    for n in cols {
+        let board = Board::new(rows, n)?;
+        let question = Question::total(board, kind);
+        if !settings.engine.in_one_pass(board, &question) {
+            settings.engine.choose(&question)?;
+        }
     }
     Ok(())
 }
@@ -62,7 +64,7 @@ pub fn series(
     let mut known: BTreeMap<u32, (Answer, bool)> = BTreeMap::new();
     if let Some(store) = store.as_deref() {
         let questions: Vec<Question> = boards.iter().map(question).collect();
-        let stored = store.lookup(&questions)?;
+        let stored = served::lookup(store, &questions)?;
         for board in &boards {
             if let Some(answer) = stored.get(&question(board)) {
                 known.insert(board.cols(), (answer.clone(), true));
@@ -72,7 +74,7 @@ pub fn series(
     // Zeros that a theorem decides need no search.
     for board in &boards {
         if !known.contains_key(&board.cols()) && no_tour(*board, kind, None).is_some() {
-            let answer = Answer::computed(question(board), 0u32, THEOREM, 0.0);
+            let answer = Answer::theorem(question(board));
             save(&mut store, &answer)?;
             known.insert(board.cols(), (answer, false));
         }
@@ -100,17 +102,7 @@ pub fn series(
 
     // The frontier engine counts every height of one width in a single pass; `auto` leaves
     // the boards the memo engine does faster to it.
-    let one_pass = |board: &Board| {
-        rows <= MAX_WIDTH
-            && board.cols() >= rows
-            && match settings.engine {
-                EngineChoice::Frontier => true,
-                EngineChoice::Auto => {
-                    settings.engine.engine_for(&question(board)) == Engine::Frontier
-                }
-                _ => false,
-            }
-    };
+    let one_pass = |board: &Board| settings.engine.in_one_pass(*board, &question(board));
     let (mut tall, short): (Vec<Board>, Vec<Board>) = missing.iter().partition(|b| one_pass(b));
     // The pass costs what its tallest board costs. While that board is near square and meets
     // in the middle, it is much faster on its own (the README's speed section has 7x7's open
@@ -190,7 +182,8 @@ pub fn series(
 
 fn save(store: &mut Option<&mut Store>, answer: &Answer) -> Result<(), Error> {
     if let Some(store) = store.as_deref_mut() {
-        store.save(std::slice::from_ref(answer))?;
+        let computed = std::slice::from_ref(answer);
+        resolve::admit(store, Incoming::Computed(computed), &Settings::default())?;
     }
     Ok(())
 }

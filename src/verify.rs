@@ -1,13 +1,12 @@
-//! Checking counts before they are believed: what an import would add ([`check_import`]) and
-//! what the store holds ([`verify`], the `knights verify` command).
-//!
-//! Both make the checks of [`crate::trust`] (theorem zeros, parity, the bound of the board,
-//! totals against their starts), refuse counts that no engine of this build could have made
-//! ([`beyond_every_engine`]) and recount with the engines what is cheap enough; `verify` also
-//! runs SQLite's own checks of the file and checks how each answer is recorded (canonical key,
-//! engine, seconds, time).
+//! Checking what the store holds ([`verify`], the `knights verify` command): SQLite's own
+//! checks of the file, how each answer is recorded (canonical key, engine, seconds, time:
+//! [`crate::trust::provenance`]), the checks of [`crate::trust`] (theorem zeros, parity, the
+//! bound of the board, totals against their starts, starts against their pairs), counts that
+//! no engine of this build could have made ([`resolve::beyond_every_engine`]), and recounts by
+//! the engines within a time budget. What enters a store is checked by the gate
+//! ([`resolve::admit`]).
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -17,234 +16,15 @@ use num_bigint::BigUint;
 use crate::board::Board;
 use crate::cancel::CancelFlag;
 use crate::error::Error;
-use crate::exchange::{KNOWN_ENGINES, MAX_SECONDS, check_utc_timestamp};
 use crate::existence::no_tour_for;
-use crate::input::InputError;
-use crate::question::{Question, TourKind};
-use crate::resolve::{self, EngineChoice, Resolution, Settings, THEOREM};
-use crate::store::{Answer, AnswerFilter, SUM, Store};
+use crate::question::{Question, Shape, TourKind, check_pair};
+use crate::resolve::{self, EngineChoice, Settings, beyond_every_engine};
+use crate::store::{Answer, AnswerFilter, Store};
+use crate::trust::provenance::{self, check_utc_timestamp};
 use crate::trust::{self, Contradiction};
-
-/// Imported records of boards of at most this many squares are recounted by the engines before
-/// they are stored: the memo engine counts every question of such a board in milliseconds.
-pub const RECOUNT_SQUARES: u64 = 30;
 
 /// The time `knights verify --recount` gives the engines by default.
 pub const DEFAULT_RECOUNT_BUDGET: Duration = Duration::from_secs(10);
-
-/// Why no engine of this build can count `question` (none when one can, or when a theorem
-/// decides it). The reference counter is left out: it takes any board, but past 30 or so
-/// squares not in a lifetime.
-pub fn beyond_every_engine(question: &Question) -> Option<String> {
-    let reachable = [EngineChoice::Memo, EngineChoice::Frontier]
-        .into_iter()
-        .any(|engine| {
-            let settings = Settings {
-                engine,
-                ..Settings::default()
-            };
-            resolve::check_engines(std::slice::from_ref(question), &settings).is_ok()
-        });
-    (!reachable).then(|| {
-        format!(
-            "the memo engine takes boards of at most {} squares, the frontier engine boards with a short side of at most {}",
-            crate::graph::MAX_BITSET_SQUARES,
-            crate::count::frontier::MAX_WIDTH
-        )
-    })
-}
-
-/// Checks records read from an export against what the store and the engines know, before
-/// [`crate::exchange::import`] adds them: each must be within reach of an engine, agree with
-/// the store's answer to its question, and, with the store's answers, keep every open total
-/// equal to the sum of its starts (at least the sum of those known) and, on boards with pairs
-/// in the file, every start equal to the sum of its pairs (the same); records of boards of at
-/// most [`RECOUNT_SQUARES`] squares are recounted (without the store) and must agree. The first
-/// problem is returned as bad input naming the record's line.
-pub fn check_import(
-    store: &Store,
-    answers: &[(usize, Answer)],
-    settings: &Settings,
-) -> Result<(), Error> {
-    let bad = |line: usize, message: String| -> Error { InputError::at(line, message).into() };
-    for (line, answer) in answers {
-        if let Some(why) = beyond_every_engine(&answer.question) {
-            return Err(bad(
-                *line,
-                format!(
-                    "{}: count {} cannot be checked: no engine of this knights counts it ({why})",
-                    answer.question, answer.count
-                ),
-            ));
-        }
-    }
-
-    // The store's answers to the file's questions, and to every start and total of its boards.
-    let mut file: HashMap<Question, (usize, &BigUint)> = HashMap::new();
-    for (line, answer) in answers {
-        file.entry(answer.question)
-            .or_insert((*line, &answer.count));
-    }
-    let boards: BTreeSet<Board> = answers
-        .iter()
-        .filter(|(_, a)| a.question.kind == TourKind::Open)
-        .map(|(_, a)| a.question.board)
-        .collect();
-    // Boards with pairs in the file: their starts are checked against their pairs, too.
-    let with_pairs: BTreeSet<Board> = answers
-        .iter()
-        .filter(|(_, a)| a.question.end.is_some())
-        .map(|(_, a)| a.question.board)
-        .collect();
-    let mut wanted: HashSet<Question> = file.keys().copied().collect();
-    for &board in &boards {
-        wanted.insert(Question::total(board, TourKind::Open));
-        for (start, _) in Question::starts_of_board(board, TourKind::Open) {
-            if with_pairs.contains(&board) {
-                wanted.extend(start.pairs_from());
-            }
-            wanted.insert(start);
-        }
-    }
-    let stored = store.lookup(&wanted)?;
-    for (line, answer) in answers {
-        if let Some(known) = stored.get(&answer.question)
-            && known.count != answer.count
-        {
-            return Err(bad(
-                *line,
-                format!(
-                    "conflicting answers for {}: the store has {} ({}, {}), the file has {}",
-                    answer.question, known.count, known.engine, known.source, answer.count
-                ),
-            ));
-        }
-    }
-    let known = |q: &Question| -> Option<&BigUint> {
-        file.get(q)
-            .map(|&(_, count)| count)
-            .or_else(|| stored.get(q).map(|a| &a.count))
-    };
-    for &board in &boards {
-        let total_question = Question::total(board, TourKind::Open);
-        let Some(total) = known(&total_question) else {
-            continue;
-        };
-        let (sum, complete) = trust::starts_sum(board, known);
-        if trust::check_total(total, &sum, complete).is_ok() {
-            continue;
-        }
-        let (line, place) = match file.get(&total_question) {
-            Some(&(line, _)) => (line, "in this file"),
-            None => (
-                answers
-                    .iter()
-                    .find(|(_, a)| a.question.board == board && a.question.kind == TourKind::Open)
-                    .map_or(0, |(line, _)| *line),
-                "in the store",
-            ),
-        };
-        let starts = if complete {
-            "its starts in this file and the store add up to"
-        } else {
-            "the starts of it in this file and the store already add up to more:"
-        };
-        return Err(bad(
-            line,
-            format!("the total of {board} is {total} ({place}), but {starts} {sum}"),
-        ));
-    }
-    for &board in &with_pairs {
-        for (start, _) in Question::starts_of_board(board, TourKind::Open) {
-            let Some(count) = known(&start) else {
-                continue;
-            };
-            let (sum, complete) = trust::pairs_sum(&start, known);
-            if trust::check_start(count, &sum, complete).is_ok() {
-                continue;
-            }
-            // The start's line, or the first pair of it in the file.
-            let (line, place) = match file.get(&start) {
-                Some(&(line, _)) => (line, "in this file"),
-                None => (
-                    start
-                        .pairs_from()
-                        .find_map(|pair| file.get(&pair).map(|&(line, _)| line))
-                        .unwrap_or(0),
-                    "in the store",
-                ),
-            };
-            let pairs = if complete {
-                "its pairs in this file and the store add up to"
-            } else {
-                "the pairs from it in this file and the store already add up to more:"
-            };
-            return Err(bad(
-                line,
-                format!("{start} is {count} ({place}), but {pairs} {sum}"),
-            ));
-        }
-    }
-
-    // Recount what is cheap.
-    let cheap: Vec<&(usize, Answer)> = answers
-        .iter()
-        .filter(|(_, a)| {
-            a.question.board.squares() <= RECOUNT_SQUARES && no_tour_for(&a.question).is_none()
-        })
-        .collect();
-    let questions: Vec<Question> = cheap
-        .iter()
-        .map(|(_, a)| a.question)
-        .collect::<BTreeSet<_>>()
-        .into_iter()
-        .collect();
-    if questions.is_empty() {
-        return Ok(());
-    }
-    let recount_settings = Settings {
-        engine: EngineChoice::Auto,
-        ..settings.clone()
-    };
-    let resolution = resolve::resolve(&questions, None, &recount_settings, &mut |_| {})?;
-    for (line, answer) in cheap {
-        let recounted = &resolution.answers[&answer.question];
-        if recounted.count != answer.count {
-            let why = Contradiction::Recount {
-                by: counted_by(&resolution, recounted),
-                count: recounted.count.clone(),
-            };
-            return Err(bad(
-                *line,
-                format!(
-                    "{}: count {} cannot be right: {why}",
-                    answer.question, answer.count
-                ),
-            ));
-        }
-    }
-    Ok(())
-}
-
-/// Who counted `answer` in `resolution`: `the memo engine`, or for a sum of starts `the memo
-/// engine, as the sum of its starts`.
-fn counted_by(resolution: &Resolution, answer: &Answer) -> String {
-    if answer.engine != SUM {
-        return format!("the {} engine", answer.engine);
-    }
-    let engine = resolution
-        .answers
-        .values()
-        .filter(|a| {
-            a.question.board == answer.question.board
-                && a.question.start.is_some()
-                && a.question.end.is_none()
-        })
-        .map(|a| a.engine.as_str())
-        .find(|&e| e != THEOREM)
-        .unwrap_or(THEOREM);
-    format!("the {engine} engine, as the sum of its starts")
-}
 
 /// What `knights verify` checks.
 #[derive(Clone, Debug, Default)]
@@ -326,7 +106,7 @@ pub fn verify(
     // Starts are checked against their pairs on the boards that have some.
     let with_pairs: HashSet<Board> = counts
         .keys()
-        .filter(|q| q.end.is_some())
+        .filter(|q| matches!(q.shape(), Shape::Between(..)))
         .map(|q| q.board)
         .collect();
     for answer in &answers {
@@ -334,12 +114,12 @@ pub fn verify(
         if q.kind != TourKind::Open || !q.is_canonical() {
             continue;
         }
-        let checked = match (q.start, q.end) {
-            (None, _) => {
+        let checked = match q.shape() {
+            Shape::Total => {
                 let (sum, complete) = trust::starts_sum(q.board, |s| counts.get(s).copied());
                 trust::check_total(&answer.count, &sum, complete)
             }
-            (Some(_), None) if with_pairs.contains(&q.board) => {
+            Shape::From(_) if with_pairs.contains(&q.board) => {
                 let (sum, complete) = trust::pairs_sum(&q, |p| counts.get(p).copied());
                 trust::check_start(&answer.count, &sum, complete)
             }
@@ -363,14 +143,12 @@ fn answer_problems(answer: &Answer) -> Vec<String> {
     let q = answer.question;
     let count = &answer.count;
     let engine = answer.engine.as_str();
-    let open_total = q.kind == TourKind::Open && q.start.is_none();
-    // A count from a start may be added up from its pairs (a merge of shards by pair).
-    let open_start = q.kind == TourKind::Open && q.start.is_some() && q.end.is_none();
     let mut problems = Vec::new();
     if !q.is_canonical() {
+        // The key as its fields hold it: it makes no canonical question.
         let canonical = match (q.start, q.end) {
             (Some(start), Some(end))
-                if start != end && q.board.contains(start) && q.board.contains(end) =>
+                if q.board.contains(start) && check_pair(q.board, start, end).is_ok() =>
             {
                 Question::between(q.board, start, end).to_string()
             }
@@ -384,23 +162,8 @@ fn answer_problems(answer: &Answer) -> Vec<String> {
         ));
         return problems;
     }
-    if !KNOWN_ENGINES.contains(&engine) {
-        problems.push(format!(
-            "stored {count} by an unknown engine '{engine}' (known: {})",
-            KNOWN_ENGINES.join(", ")
-        ));
-    } else if engine == SUM && !open_total && !open_start {
-        problems.push(format!(
-            "stored {count} under the engine '{SUM}', which only answers open board totals (from their starts) and open tours from a start (from its pairs)"
-        ));
-    } else if open_total && matches!(engine, "memo" | "reference") {
-        problems.push(format!(
-            "stored {count} as counted by the {engine} engine, which never counts a board total (it counts the starts)"
-        ));
-    } else if engine == THEOREM && no_tour_for(&q).is_none() {
-        problems.push(format!(
-            "stored {count} under the engine '{THEOREM}', but no theorem decides {q}"
-        ));
+    if let Err(fault) = provenance::check_engine(&q, engine) {
+        problems.push(format!("stored {count}: {fault}"));
     }
     if let Err(why) = trust::check_count(&q, count) {
         problems.push(format!("stored {count}, {why}"));
@@ -409,11 +172,8 @@ fn answer_problems(answer: &Answer) -> Vec<String> {
             "stored {count}, but no engine of this knights counts it ({why}): nothing stands behind it"
         ));
     }
-    if !(0.0..=MAX_SECONDS).contains(&answer.seconds) {
-        problems.push(format!(
-            "stored with {} seconds of computing, not a believable time (0 to {MAX_SECONDS})",
-            answer.seconds
-        ));
+    if let Err(why) = provenance::check_seconds(answer.seconds) {
+        problems.push(format!("stored with {why}"));
     }
     if let Err(why) = check_utc_timestamp(answer.computed_at.as_deref().unwrap_or("")) {
         problems.push(format!("stored with {why}"));
@@ -478,7 +238,7 @@ fn recount(
                 let recounted = &resolution.answers[&answer.question];
                 if recounted.count != answer.count {
                     let why = Contradiction::Recount {
-                        by: counted_by(&resolution, recounted),
+                        by: resolution.recounted_by(recounted),
                         count: recounted.count.clone(),
                     };
                     report.problems.push(Problem {

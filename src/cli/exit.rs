@@ -10,6 +10,8 @@
 
 use std::process::ExitCode;
 
+use knights::shards::ShardError;
+
 /// An error found by the command line itself, with its exit code.
 #[derive(Debug, thiserror::Error)]
 #[error("{message}")]
@@ -61,16 +63,35 @@ pub fn report(err: &anyhow::Error) -> ExitCode {
 }
 
 /// 2 for bad input, 3 when no tour exists, 130 for an interrupted run, 1 for anything else.
+/// The first error of the chain that says (as ripgrep's `main` walks `err.chain()`): an upper
+/// module's error, such as [`ShardError`], may wrap the library's and keep its code.
 fn exit_code(err: &anyhow::Error) -> u8 {
-    if let Some(cli) = err.downcast_ref::<CliError>() {
-        return cli.code;
+    for cause in err.chain() {
+        if let Some(cli) = cause.downcast_ref::<CliError>() {
+            return cli.code;
+        }
+        if cause.downcast_ref::<knights::board::BoardError>().is_some() {
+            return 2;
+        }
+        if let Some(e) = cause.downcast_ref::<knights::Error>() {
+            return library_code(e);
+        }
+        if let Some(e) = cause.downcast_ref::<ShardError>() {
+            return match e {
+                ShardError::Library(e) => library_code(e),
+                e if e.is_bad_input() => 2,
+                _ => 1,
+            };
+        }
     }
-    if err.downcast_ref::<knights::board::BoardError>().is_some() {
-        return 2;
-    }
-    match err.downcast_ref::<knights::Error>() {
-        Some(knights::Error::Interrupted) => INTERRUPTED,
-        Some(e) if e.is_bad_input() => 2,
+    1
+}
+
+/// The code of the library's error.
+fn library_code(e: &knights::Error) -> u8 {
+    match e {
+        knights::Error::Interrupted => INTERRUPTED,
+        e if e.is_bad_input() => 2,
         _ => 1,
     }
 }

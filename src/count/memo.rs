@@ -74,6 +74,12 @@ impl MemoStats {
     }
 }
 
+/// Ok when the memo engine counts on `board`: boards whose knight graph fits in bitsets (at
+/// most [`crate::graph::MAX_BITSET_SQUARES`] squares); otherwise the error naming the limit.
+pub fn check_board(board: Board) -> Result<(), Error> {
+    crate::graph::check_board(board)
+}
+
 /// Counts open tours on one board with a memo table shared across start squares.
 ///
 /// The same engine also counts paths that must end on one given square ([`count_cycles`] uses
@@ -168,13 +174,7 @@ impl MemoCounter {
     pub fn count_between(&mut self, start: Square, end: Square) -> Result<u128, Error> {
         let board = self.board();
         board.check_square(start)?;
-        board.check_square(end)?;
-        if start == end {
-            return Err(crate::board::BoardError::Invalid(format!(
-                "a tour between two squares needs two different squares, got {start} twice"
-            ))
-            .into());
-        }
+        crate::question::check_pair(board, start, end)?;
         let end_bit = bit(board.index(end));
         if self.end != end_bit {
             if self.end != 0 || self.stats.entries > 0 {

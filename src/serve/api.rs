@@ -13,17 +13,15 @@ use axum::extract::{Path, Query, State};
 use axum::http::{HeaderValue, Method, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use num_bigint::BigUint;
 use serde::Serialize;
 use serde_json::value::RawValue;
 use tokio::sync::Semaphore;
 
 use super::jobs::{Job, JobState, Jobs, Work};
 use super::page;
-use super::params::{AnswersRequest, CountRequest, CountView, TourRequest};
+use super::params::{AnswersRequest, CountRequest, TourRequest};
 use super::reply::{ApiError, json, with_type};
 use super::{Config, Limits};
-use crate::board::{Board, Square};
 use crate::cancel::CancelFlag;
 use crate::count::CountTable;
 use crate::existence::no_tour_for;
@@ -34,6 +32,8 @@ use crate::output::{
 use crate::question::{Question, TourKind};
 use crate::resolve::{self, EngineChoice, Resolution, Settings};
 use crate::store::Store;
+use crate::trust::served;
+use crate::view::View;
 
 /// What every request shares.
 #[derive(Clone)]
@@ -145,18 +145,9 @@ async fn count(State(app): State<App>, query: Pairs) -> Response {
 
 async fn count_answer(app: App, query: Pairs) -> Result<Response, ApiError> {
     let request = CountRequest::parse(pairs(query)?, app.0.limits.wait)?;
-    // The engines' limits first, on questions that are cheap to make: every start of a table
-    // takes the same engine as the corner, which no theorem rules out unless it rules out the
-    // whole board.
-    let board_checks = match request.view {
-        CountView::Table(board) => vec![
-            Question::total(board, TourKind::Open),
-            Question::from_start(board, Square::new(0, 0), TourKind::Open),
-        ],
-        view => view.questions(),
-    };
-    resolve::check_engines(&board_checks, &Settings::default())?;
-    if let CountView::Table(board) = request.view {
+    // The engines' limits first, before a table's starts are listed.
+    request.view.check_engines(&Settings::default())?;
+    if let View::Table(board) = request.view {
         let limit = app.0.limits.table_squares;
         if board.squares() > limit {
             return Err(ApiError::new(
@@ -209,9 +200,8 @@ impl App {
         let questions = questions.to_vec();
         blocking(move || {
             let store = Store::open(&path)?;
-            let answers = store.lookup(&questions)?;
+            let answers = served::lookup(&store, &questions)?;
             if questions.iter().all(|q| answers.contains_key(q)) {
-                crate::resolve::check_stored(Some(store.path()), answers.values(), &answers)?;
                 Ok(Some(Resolution {
                     from_store: answers.keys().copied().collect(),
                     answers,
@@ -287,11 +277,7 @@ impl Heat {
 }
 
 /// The answer to `view` from `resolution`, as JSON or CSV.
-fn render_count(
-    view: CountView,
-    format: &str,
-    resolution: &Resolution,
-) -> Result<Response, ApiError> {
+fn render_count(view: View, format: &str, resolution: &Resolution) -> Result<Response, ApiError> {
     if format != "csv" {
         return Ok(json(StatusCode::OK, count_json(view, resolution)?));
     }
@@ -309,28 +295,11 @@ fn render_count(
     Ok(response)
 }
 
-/// The count shown for `view` and the per-square table of an open board.
-fn shown_count(view: CountView, resolution: &Resolution) -> BigUint {
-    resolution.count(&view.questions()[0]).clone()
-}
-
-fn open_table(board: Board, resolution: &Resolution) -> CountTable {
-    let counts = board
-        .all_squares()
-        .map(|sq| {
-            resolution
-                .count(&Question::from_start(board, sq, TourKind::Open))
-                .clone()
-        })
-        .collect();
-    CountTable::new(board, counts)
-}
-
 /// The command's JSON record for `view` (as `count --format json` writes it), with the
 /// server's fields.
-fn count_json(view: CountView, resolution: &Resolution) -> Result<String, ApiError> {
+fn count_json(view: View, resolution: &Resolution) -> Result<String, ApiError> {
     let questions = view.questions();
-    let shown = &resolution.answers[&questions[0]];
+    let shown = &resolution.answers[&view.shown()];
     let count = shown.count.clone();
     let source = if questions.iter().all(|q| resolution.from_store.contains(q)) {
         "store"
@@ -341,22 +310,20 @@ fn count_json(view: CountView, resolution: &Resolution) -> Result<String, ApiErr
         record.reply(source, shown.engine.clone(), shown.seconds, heat)
     };
     Ok(match view {
-        CountView::Start(board, square, kind) => {
+        View::Start(board, square, kind) => {
             reply(&StartCount::new(board, square, kind, count), None)
         }
-        CountView::Table(board) => {
-            let table = open_table(board, resolution);
+        View::Table(_) => {
+            let table = view.table(resolution);
             reply(&TableReport::open(&table)?, Some(Heat::of(&table)))
         }
-        CountView::Closed(board) => {
+        View::Closed(board) => {
             // A closed tour passes through every square: one count, the same on each.
             let uniform = CountTable::new(board, vec![count.clone(); board.squares() as usize]);
             reply(&ClosedReport::new(board, &count), Some(Heat::of(&uniform)))
         }
-        CountView::Total(board) => reply(&BoardTotal::new(board, TourKind::Open, &count), None),
-        CountView::Pair(board, start, end) => {
-            reply(&PairCount::new(board, start, end, count), None)
-        }
+        View::Total(board) => reply(&BoardTotal::new(board, TourKind::Open, &count), None),
+        View::Pair(board, start, end) => reply(&PairCount::new(board, start, end, count), None),
     })
 }
 
@@ -397,33 +364,33 @@ mod records {
 }
 
 /// The command's CSV for `view` (as `count --format csv` writes it).
-fn count_csv(view: CountView, resolution: &Resolution) -> Result<String, ApiError> {
+fn count_csv(view: View, resolution: &Resolution) -> Result<String, ApiError> {
     let csv = Format::Csv.exporter();
-    let count = shown_count(view, resolution);
+    let count = view.count(resolution).clone();
     Ok(match view {
-        CountView::Start(board, square, kind) => {
+        View::Start(board, square, kind) => {
             csv.start_count(&StartCount::new(board, square, kind, count))?
         }
-        CountView::Table(board) => csv.table(&open_table(board, resolution))?,
-        CountView::Closed(board) => csv.closed_board(&ClosedReport::new(board, &count))?,
-        CountView::Total(board) => {
+        View::Table(_) => csv.table(&view.table(resolution))?,
+        View::Closed(board) => csv.closed_board(&ClosedReport::new(board, &count))?,
+        View::Total(board) => {
             csv.board_totals(&[BoardTotal::new(board, TourKind::Open, &count)])?
         }
-        CountView::Pair(board, start, end) => {
+        View::Pair(board, start, end) => {
             csv.pair_count(&PairCount::new(board, start, end, count))?
         }
     })
 }
 
-fn file_name(view: CountView) -> String {
+fn file_name(view: View) -> String {
     match view {
-        CountView::Start(board, square, kind) => {
+        View::Start(board, square, kind) => {
             format!("knights-{board}-{kind}-{}-{}", square.row, square.col)
         }
-        CountView::Table(board) => format!("knights-{board}-open"),
-        CountView::Closed(board) => format!("knights-{board}-closed"),
-        CountView::Total(board) => format!("knights-{board}-open-total"),
-        CountView::Pair(board, start, end) => format!(
+        View::Table(board) => format!("knights-{board}-open"),
+        View::Closed(board) => format!("knights-{board}-closed"),
+        View::Total(board) => format!("knights-{board}-open-total"),
+        View::Pair(board, start, end) => format!(
             "knights-{board}-between-{}-{}-{}-{}",
             start.row, start.col, end.row, end.col
         ),

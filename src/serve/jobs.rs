@@ -14,12 +14,12 @@ use std::time::{Duration, Instant};
 use axum::http::StatusCode;
 use tokio::sync::watch;
 
-use super::params::CountView;
 use super::reply::ApiError;
 use crate::cancel::CancelFlag;
 use crate::error::Error;
 use crate::question::Question;
 use crate::resolve::{Progress, Resolution};
+use crate::view::View;
 
 /// How long a finished job stays readable.
 const KEEP_FINISHED: Duration = Duration::from_secs(600);
@@ -58,7 +58,7 @@ pub struct Job {
     /// Its number, in its address `/api/jobs/ID`.
     pub id: u64,
     /// What the client that started it asked to see.
-    pub view: CountView,
+    pub view: View,
     /// The canonical questions it answers (its identity).
     questions: Vec<Question>,
     started: Instant,
@@ -115,7 +115,7 @@ impl Job {
     /// The question, in words.
     pub fn describe(&self) -> String {
         match self.view {
-            CountView::Table(board) => format!("open tours from every square of {board}"),
+            View::Table(board) => format!("open tours from every square of {board}"),
             _ => self.questions[0].to_string(),
         }
     }
@@ -159,11 +159,7 @@ impl Jobs {
 
     /// The running job that answers `view`'s questions, joined; or a new job that runs
     /// `work` — unless the server is stopping (503) or already runs its limit of jobs (429).
-    pub fn join_or_start(
-        self: &Arc<Self>,
-        view: CountView,
-        work: Work,
-    ) -> Result<Arc<Job>, ApiError> {
+    pub fn join_or_start(self: &Arc<Self>, view: View, work: Work) -> Result<Arc<Job>, ApiError> {
         let mut questions = view.questions();
         questions.sort();
         questions.dedup();

@@ -6,8 +6,9 @@ use std::time::Duration;
 use crate::board::{Board, Square};
 use crate::input::{parse_coordinate, parse_side};
 use crate::precompute::BoardRange;
-use crate::question::{AnswerKind, Question, TourKind};
+use crate::question::{AnswerKind, TourKind};
 use crate::store::AnswerFilter;
+use crate::view::View;
 
 use super::reply::ApiError;
 
@@ -69,19 +70,24 @@ impl Params {
         Ok(Board::new(rows, cols)?)
     }
 
-    /// A square given as two parameters, both or neither, checked to be on `board`.
-    fn square(&self, board: Board, row: &str, col: &str) -> Result<Option<Square>, ApiError> {
+    /// A square given as two parameters, both or neither.
+    fn square(&self, row: &str, col: &str) -> Result<Option<Square>, ApiError> {
         let r = self.parsed(row, parse_coordinate)?;
         let c = self.parsed(col, parse_coordinate)?;
         match (r, c) {
-            (Some(r), Some(c)) => {
-                let square = Square::new(r, c);
-                board.check_square(square)?;
-                Ok(Some(square))
-            }
+            (Some(r), Some(c)) => Ok(Some(Square::new(r, c))),
             (None, None) => Ok(None),
             _ => Err(ApiError::bad(format!("give '{row}' and '{col}' together"))),
         }
+    }
+
+    /// A start square given as `row` and `col`, both or neither, checked to be on `board`.
+    fn start(&self, board: Board) -> Result<Option<Square>, ApiError> {
+        let start = self.square("row", "col")?;
+        if let Some(square) = start {
+            board.check_square(square)?;
+        }
+        Ok(start)
     }
 
     /// `kind=open|closed`, open when not given.
@@ -123,46 +129,10 @@ impl Params {
     }
 }
 
-/// What `/api/count` shows, as the command's `count` does.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CountView {
-    /// Tours from one square (`count ROWS COLS ROW COL`).
-    Start(Board, Square, TourKind),
-    /// The open tours from every square, with the totals (`count ROWS COLS`).
-    Table(Board),
-    /// The closed tours of a board (`count ROWS COLS --closed`).
-    Closed(Board),
-    /// The open totals alone (`count ROWS COLS --total`).
-    Total(Board),
-    /// Open tours from one square to another (`count ROWS COLS ROW COL --to ROW2 COL2`).
-    Pair(Board, Square, Square),
-}
-
-impl CountView {
-    /// The canonical questions whose answers make the view; the first is the one shown.
-    pub fn questions(self) -> Vec<Question> {
-        match self {
-            CountView::Start(board, square, kind) => {
-                vec![Question::from_start(board, square, kind)]
-            }
-            CountView::Closed(board) => vec![Question::total(board, TourKind::Closed)],
-            CountView::Total(board) => vec![Question::total(board, TourKind::Open)],
-            CountView::Pair(board, start, end) => vec![Question::between(board, start, end)],
-            CountView::Table(board) => std::iter::once(Question::total(board, TourKind::Open))
-                .chain(
-                    Question::starts_of_board(board, TourKind::Open)
-                        .into_iter()
-                        .map(|(q, _)| q),
-                )
-                .collect(),
-        }
-    }
-}
-
 /// `GET /api/count`.
 pub struct CountRequest {
     /// What to show.
-    pub view: CountView,
+    pub view: View,
     /// `json` or `csv`.
     pub format: &'static str,
     /// How long to wait for a computation before answering with its job.
@@ -182,8 +152,8 @@ impl CountRequest {
             ],
         )?;
         let board = params.board()?;
-        let start = params.square(board, "row", "col")?;
-        let to = params.square(board, "to_row", "to_col")?;
+        let start = params.start(board)?;
+        let to = params.square("to_row", "to_col")?;
         let kind = params.kind()?;
         let total = params.flag("total")?;
         if to.is_some() && start.is_none() {
@@ -191,29 +161,24 @@ impl CountRequest {
                 "tours between two squares need both: give 'row' and 'col' with 'to_row' and 'to_col'",
             ));
         }
-        let view = match (start, kind) {
-            (Some(square), _) if to == Some(square) => {
-                return Err(ApiError::bad(
-                    "'to_row' and 'to_col' are the start itself: a tour between two squares needs two different squares",
-                ));
-            }
-            (Some(_), TourKind::Closed) if to.is_some() => {
+        let view = match (start, to, kind) {
+            (Some(_), Some(_), TourKind::Closed) => {
                 return Err(ApiError::bad(
                     "tours between two squares are open tours: leave out 'kind=closed'",
                 ));
             }
-            (Some(_), _) if total => {
+            (Some(_), _, _) if total => {
                 return Err(ApiError::bad(
                     "'total' cannot be used with 'row' and 'col': a board total has no start square",
                 ));
             }
-            (Some(square), _) if to.is_some() => {
-                CountView::Pair(board, square, to.expect("an end was given"))
-            }
-            (Some(square), kind) => CountView::Start(board, square, kind),
-            (None, TourKind::Closed) => CountView::Closed(board),
-            (None, TourKind::Open) if total => CountView::Total(board),
-            (None, TourKind::Open) => CountView::Table(board),
+            (Some(square), Some(end), _) => View::pair(board, square, end).map_err(|e| {
+                ApiError::bad(format!("'to_row' and 'to_col' are {}", e.predicate()))
+            })?,
+            (Some(square), None, kind) => View::Start(board, square, kind),
+            (None, _, TourKind::Closed) => View::Closed(board),
+            (None, _, TourKind::Open) if total => View::Total(board),
+            (None, _, TourKind::Open) => View::Table(board),
         };
         let wait = params
             .parsed("wait", |v| {
@@ -254,7 +219,7 @@ impl TourRequest {
             &["rows", "cols", "row", "col", "kind", "seed", "format"],
         )?;
         let board = params.board()?;
-        let start = params.square(board, "row", "col")?.ok_or_else(|| {
+        let start = params.start(board)?.ok_or_else(|| {
             ApiError::bad("missing parameters 'row' and 'col': the square the tour starts on")
         })?;
         Ok(TourRequest {

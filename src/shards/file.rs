@@ -1,7 +1,8 @@
 //! Plan files: JSON lines or CSV, written by `knights shards plan` and read back, checked
 //! line by line against the plan this build makes of the same board and split.
 //!
-//! JSON lines: a header object, then one object per shard:
+//! JSON lines: a header object (with `"replicas":N` when each shard goes to N > 1 workers),
+//! then one object per shard:
 //!
 //! ```text
 //! {"plan":"knights shards","version":1,"rows":6,"cols":7,"by":"start","shards":12,"weight":42}
@@ -9,7 +10,8 @@
 //! ```
 //!
 //! CSV: the same header as a `#` comment line (CSV readers skip it with their comment
-//! option), then a header row and one row per shard; `to_row` and `to_col` are empty by start:
+//! option; ` replicas=N` at its end when N > 1), then a header row and one row per shard;
+//! `to_row` and `to_col` are empty by start:
 //!
 //! ```text
 //! # knights shards plan version=1 rows=6 cols=7 by=start shards=12 weight=42
@@ -26,7 +28,7 @@ use super::{PLAN_VERSION, Plan, Shard, Split, abbreviate};
 use crate::board::{Board, Square};
 use crate::error::Error;
 use crate::input::InputError;
-use crate::question::{Question, TourKind};
+use crate::question::{Question, Shape, TourKind};
 
 /// The `plan` field of a JSON header: what the file is.
 const PLAN_NAME: &str = "knights shards";
@@ -57,6 +59,16 @@ struct Header {
     by: String,
     shards: usize,
     weight: u64,
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    replicas: u32,
+}
+
+fn one() -> u32 {
+    1
+}
+
+fn is_one(n: &u32) -> bool {
+    *n == 1
 }
 
 #[derive(Serialize, Deserialize)]
@@ -102,6 +114,7 @@ fn header_of(plan: &Plan) -> Header {
         by: plan.split.name().to_string(),
         shards: plan.shards.len(),
         weight: plan.expected_weight(),
+        replicas: plan.replicas,
     }
 }
 
@@ -117,8 +130,12 @@ pub fn write_plan(plan: &Plan, format: PlanFormat) -> String {
             }
         }
         PlanFormat::Csv => {
+            let replicas = match header.replicas {
+                1 => String::new(),
+                n => format!(" replicas={n}"),
+            };
             text.push_str(&format!(
-                "# knights shards plan version={} rows={} cols={} by={} shards={} weight={}\n{CSV_COLUMNS}\n",
+                "# knights shards plan version={} rows={} cols={} by={} shards={} weight={}{replicas}\n{CSV_COLUMNS}\n",
                 header.version, header.rows, header.cols, header.by, header.shards, header.weight
             ));
             let optional = |n: Option<u32>| n.map_or(String::new(), |n| n.to_string());
@@ -183,7 +200,9 @@ pub fn read_plan(reader: impl BufRead) -> Result<Plan, Error> {
     }
     let board = Board::new(header.rows, header.cols).map_err(|e| at(first, e.to_string()))?;
     let split: Split = header.by.parse().map_err(|m| at(first, m))?;
-    let expected = Plan::new(board, split).map_err(|e| at(first, e.to_string()))?;
+    let expected = Plan::new(board, split)
+        .and_then(|plan| plan.with_replicas(header.replicas))
+        .map_err(|e| at(first, e.to_string()))?;
     if header.shards != expected.shards.len() || header.weight != expected.expected_weight() {
         return Err(at(
             first,
@@ -264,9 +283,9 @@ pub fn read_plan(reader: impl BufRead) -> Result<Plan, Error> {
                     record.id,
                     record.weight,
                     shard.weight,
-                    match split {
-                        Split::Start => "squares",
-                        Split::Pair => "ordered pairs",
+                    match shard.question.shape() {
+                        Shape::Between(..) => "ordered pairs",
+                        _ => "squares",
                     }
                 ),
             ));
@@ -361,6 +380,10 @@ fn parse_header(line: &str) -> Result<(PlanFormat, Header), String> {
             by: get("by")?.to_string(),
             shards: number("shards")? as usize,
             weight: number("weight")?,
+            replicas: match fields.get("replicas") {
+                Some(_) => small("replicas")?,
+                None => 1,
+            },
         },
     ))
 }
@@ -441,10 +464,17 @@ mod tests {
 
     #[test]
     fn plans_read_back_in_both_formats() {
-        for split in [Split::Start, Split::Pair] {
-            let plan = Plan::new(Board::new(7, 6).unwrap(), split).unwrap();
-            for format in [PlanFormat::Jsonl, PlanFormat::Csv] {
-                assert_eq!(read(&write_plan(&plan, format)).unwrap(), plan);
+        for split in [Split::Start, Split::Pair, Split::Both] {
+            for replicas in [1, 2] {
+                let plan = Plan::new(Board::new(7, 6).unwrap(), split)
+                    .unwrap()
+                    .with_replicas(replicas)
+                    .unwrap();
+                for format in [PlanFormat::Jsonl, PlanFormat::Csv] {
+                    let text = write_plan(&plan, format);
+                    assert_eq!(text.contains("replicas"), replicas > 1, "{text}");
+                    assert_eq!(read(&text).unwrap(), plan);
+                }
             }
         }
     }

@@ -1,7 +1,7 @@
-//! Merging the workers' stores: every shard present, the same count wherever it is stored
-//! twice, each count believable on its own; then the per-square table and the directed total
-//! as the weighted sums of the shards. Nothing is decided here about storing: [`merge`] gives
-//! the answers, and the caller stores them all or none.
+//! Merging the workers' stores: every shard present (in as many stores as the plan has
+//! replicas), the same count wherever it is stored twice, each count read through the read
+//! gate; then the per-square table and the directed total as the weighted sums of the shards,
+//! stored by [`merge_into`] through the gate every answer entering a store passes.
 //!
 //! By pair, a start's count is the sum of its pairs' counts over every other square as the
 //! end (every open tour from it ends somewhere else). The starts are taken on the canonical
@@ -10,16 +10,17 @@
 //! asked then reads each square's canonical start, as it does by start.
 
 use std::collections::HashMap;
+use std::path::Path;
 
 use num_bigint::BigUint;
 
-use super::{Plan, Split, abbreviate};
+use super::{Plan, ShardError, ShardSums, Split, abbreviate};
 use crate::count::CountTable;
 use crate::error::Error;
-use crate::existence::{no_tour, no_tour_for};
-use crate::question::{Question, TourKind};
-use crate::resolve::{THEOREM, check_stored};
-use crate::store::{Answer, Store};
+use crate::question::{Question, Shape, TourKind};
+use crate::resolve::{self, Incoming, Origin, Settings};
+use crate::store::{Answer, ImportReport, Store};
+use crate::trust::{self, served};
 
 /// What one store holds of a plan's shards.
 #[derive(Clone, Debug)]
@@ -36,97 +37,119 @@ impl StoreAnswers {
         let questions: Vec<Question> = plan.shards.iter().map(|s| s.question).collect();
         Ok(StoreAnswers {
             path: store.path().to_string(),
-            answers: store.lookup(&questions)?,
+            answers: served::lookup(store, &questions)?,
         })
     }
 }
 
 /// The outcome of a merge.
 #[derive(Clone, Debug)]
-pub struct Merged {
+pub struct Merged<'a> {
     /// The per-square table, on the plan's board as it was asked.
     pub table: CountTable,
-    /// The answers to store: by pair the shards' answers first (so that the starts can be
-    /// checked against them later), then one per canonical start, then the open total.
-    pub answers: Vec<Answer>,
+    /// The answers to store, each with the store it came from or [`Origin::Sum`]: the pairs
+    /// first, in plan order (so that the starts can be checked against them later), then one
+    /// per canonical start, then the open total.
+    pub answers: Vec<(Origin<'a>, Answer)>,
 }
 
 /// How far a plan has come, for `knights shards status`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ShardStatus {
-    /// Shards with an answer in some store.
+    /// Shards done: in as many stores as the plan has replicas, with the same count in all.
     pub done: usize,
     /// Shards in the plan.
     pub shards: usize,
     /// The ids of the shards no store has, in plan order.
     pub missing: Vec<String>,
+    /// The ids of the shards some store has, but fewer than the plan's replicas.
+    pub short: Vec<String>,
     /// The ids of the shards two stores give different counts for.
     pub conflicting: Vec<String>,
-    /// Seconds of computation of the answers found (the first store's, for a shard in two).
+    /// Seconds of computation of every copy found.
     pub seconds: f64,
     /// The done shards' share of the plan's estimates (1 when every estimate is 0).
     pub fraction: f64,
 }
 
-/// Each shard's answer, and the store it came from (the first that has it), in plan order;
-/// `None` where no store has one. A shard whose count differs between two stores stops it.
-fn gather<'a>(
-    plan: &Plan,
-    stores: &'a [StoreAnswers],
-    strict: bool,
-    conflicting: &mut Vec<String>,
-) -> Result<Vec<Option<(&'a Answer, &'a str)>>, Error> {
-    let mut found = Vec::with_capacity(plan.shards.len());
-    for shard in &plan.shards {
-        let mut first: Option<(&Answer, &str)> = None;
-        for store in stores {
-            let Some(answer) = store.answers.get(&shard.question) else {
-                continue;
-            };
-            match first {
-                None => first = Some((answer, &store.path)),
-                Some((kept, path)) if kept.count != answer.count => {
-                    if strict {
-                        return Err(Error::Shards(Box::new(super::ShardError::Conflict {
-                            id: shard.id.clone(),
-                            question: shard.question.to_string(),
-                            first: path.to_string(),
-                            first_count: kept.count.to_string(),
-                            second: store.path.clone(),
-                            second_count: answer.count.to_string(),
-                        })));
-                    }
-                    conflicting.push(shard.id.clone());
-                    break;
-                }
-                Some(_) => {}
-            }
-        }
-        found.push(first);
+/// One copy of a shard's answer, with the path of the store that holds it.
+type Copy<'a> = (&'a Answer, &'a str);
+
+/// What the stores hold of one shard: one copy per store file that has it, in the order of
+/// the stores.
+struct Copies<'a>(Vec<Copy<'a>>);
+
+impl<'a> Copies<'a> {
+    /// The first two copies that differ, if any.
+    fn conflict(&self) -> Option<(Copy<'a>, Copy<'a>)> {
+        let first = *self.0.first()?;
+        self.0
+            .iter()
+            .find(|(answer, _)| answer.count != first.0.count)
+            .map(|&other| (first, other))
     }
-    Ok(found)
+}
+
+/// Each shard's copies, in plan order. A store file given twice (under two names) counts once.
+fn gather<'a>(plan: &Plan, stores: &'a [StoreAnswers]) -> Vec<Copies<'a>> {
+    let mut files: Vec<&StoreAnswers> = Vec::new();
+    for store in stores {
+        if !files.iter().any(|seen| same_file(&seen.path, &store.path)) {
+            files.push(store);
+        }
+    }
+    plan.shards
+        .iter()
+        .map(|shard| {
+            Copies(
+                files
+                    .iter()
+                    .filter_map(|store| {
+                        let answer = store.answers.get(&shard.question)?;
+                        Some((answer, store.path.as_str()))
+                    })
+                    .collect(),
+            )
+        })
+        .collect()
+}
+
+/// True when the two paths name one file (or are the same text, where either cannot be
+/// looked up).
+fn same_file(a: &str, b: &str) -> bool {
+    match (Path::new(a).canonicalize(), Path::new(b).canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => a == b,
+    }
 }
 
 /// How far the plan has come in `stores`.
 pub fn status(plan: &Plan, stores: &[StoreAnswers]) -> ShardStatus {
-    let mut conflicting = Vec::new();
-    let found = gather(plan, stores, false, &mut conflicting).expect("not strict");
+    let found = gather(plan, stores);
     let (mut done_estimate, mut all_estimate, mut seconds) = (0u64, 0u64, 0.0);
-    let mut missing = Vec::new();
-    for (shard, found) in plan.shards.iter().zip(&found) {
+    let (mut missing, mut short, mut conflicting) = (Vec::new(), Vec::new(), Vec::new());
+    for (shard, copies) in plan.shards.iter().zip(&found) {
         all_estimate += shard.estimate;
-        match found {
-            Some((answer, _)) => {
-                done_estimate += shard.estimate;
-                seconds += answer.seconds;
-            }
-            None => missing.push(shard.id.clone()),
+        seconds += copies
+            .0
+            .iter()
+            .map(|(answer, _)| answer.seconds)
+            .sum::<f64>();
+        if copies.0.is_empty() {
+            missing.push(shard.id.clone());
+        } else if copies.conflict().is_some() {
+            conflicting.push(shard.id.clone());
+        } else if copies.0.len() < plan.replicas as usize {
+            short.push(shard.id.clone());
+        } else {
+            done_estimate += shard.estimate;
         }
     }
     ShardStatus {
-        done: plan.shards.len() - missing.len(),
+        done: plan.shards.len() - missing.len() - short.len() - conflicting.len(),
         shards: plan.shards.len(),
         missing,
+        short,
         conflicting,
         seconds,
         fraction: if all_estimate == 0 {
@@ -139,110 +162,169 @@ pub fn status(plan: &Plan, stores: &[StoreAnswers]) -> ShardStatus {
 
 /// Merges the shards' answers found in `stores` into the per-square table and the answers to
 /// store in `into` (the path of the store they go to: an answer read from elsewhere gets the
-/// source `merged from FILE (its source)`).
+/// source `merged from FILE (its source)`, naming the other copies that agree with it).
 ///
-/// Refused, before anything is added up: a missing shard (naming the first few), a shard with
-/// two different counts (naming it and both stores), and a count that contradicts what is
-/// known of it (the checks every reader of a store makes).
-pub fn merge(plan: &Plan, stores: &[StoreAnswers], into: &str) -> Result<Merged, Error> {
-    let found = gather(plan, stores, true, &mut Vec::new())?;
-    let missing: Vec<&str> = plan
+/// Refused, before anything is added up: a shard with two different counts (naming it and
+/// both stores), a shard missing or in fewer stores than the plan's replicas (naming the
+/// first few), and by both, a start that the sum of its pairs contradicts (naming it, its
+/// store and the sum). The counts were read through the read gate ([`StoreAnswers::read`]).
+pub fn merge<'a>(
+    plan: &Plan,
+    stores: &'a [StoreAnswers],
+    into: &str,
+) -> Result<Merged<'a>, ShardError> {
+    let found = gather(plan, stores);
+    for (shard, copies) in plan.shards.iter().zip(&found) {
+        if let Some(((a, a_path), (b, b_path))) = copies.conflict() {
+            return Err(ShardError::conflict(
+                shard,
+                (a_path, &a.count),
+                (b_path, &b.count),
+            ));
+        }
+    }
+    let short: Vec<&str> = plan
         .shards
         .iter()
         .zip(&found)
-        .filter(|(_, found)| found.is_none())
+        .filter(|(_, copies)| copies.0.len() < plan.replicas as usize)
         .map(|(shard, _)| shard.id.as_str())
         .collect();
-    if !missing.is_empty() {
-        return Err(Error::Shards(Box::new(super::ShardError::Missing {
-            missing: missing.len(),
-            shards: plan.shards.len(),
-            ids: abbreviate(&missing),
-        })));
+    if !short.is_empty() {
+        return Err(ShardError::missing(
+            short.len(),
+            plan.shards.len(),
+            abbreviate(&short),
+            plan.replicas,
+        ));
     }
-    let no_totals = HashMap::new();
-    for (answer, path) in found.iter().flatten() {
-        check_stored(Some(path), std::iter::once(*answer), &no_totals)?;
-    }
-    let shard_answers: HashMap<Question, Answer> = found
+    // Each shard's answer: its first copy, its source naming where it came from.
+    let shard_answers: HashMap<Question, (Origin<'a>, Answer)> = found
         .iter()
-        .flatten()
-        .map(|(answer, path)| {
-            let mut answer = (*answer).clone();
-            if *path != into {
-                answer.source = format!("merged from {path} ({})", answer.source);
+        .map(|copies| {
+            let (first, path) = copies.0[0];
+            let mut answer = first.clone();
+            if !same_file(path, into) {
+                let others: Vec<&str> = copies.0[1..].iter().map(|(_, path)| *path).collect();
+                let agreed = match others.is_empty() {
+                    true => String::new(),
+                    false => format!("; the same in {}", others.join(", ")),
+                };
+                answer.source = format!("merged from {path} ({}{agreed})", answer.source);
             }
-            (answer.question, answer)
+            (answer.question, (Origin::Store(path), answer))
         })
         .collect();
 
     let board = plan.board;
     let canonical = board.canonical();
     let starts = Question::starts_of_board(canonical, TourKind::Open);
-    // By pair, the shards' answers are stored too, in plan order.
-    let (pair_answers, start_answers): (Vec<Answer>, HashMap<Question, Answer>) = match plan.split {
-        Split::Start => (Vec::new(), shard_answers),
-        Split::Pair => (
-            plan.shards
-                .iter()
-                .map(|shard| shard_answers[&shard.question].clone())
-                .collect(),
-            starts
-                .iter()
-                .map(|(start, _)| (*start, start_of_pairs(*start, &shard_answers)))
-                .collect(),
-        ),
+    let answer = |q: &Question| &shard_answers[q].1;
+    // The pairs' answers, in plan order; the starts' answers: the shards' by start, or added
+    // up from the pairs.
+    let pair_answers: Vec<(Origin<'a>, Answer)> = plan
+        .shards
+        .iter()
+        .filter(|shard| matches!(shard.question.shape(), Shape::Between(..)))
+        .map(|shard| shard_answers[&shard.question].clone())
+        .collect();
+    let start_answers: HashMap<Question, (Origin<'a>, Answer)> = match plan.split {
+        Split::Pair => starts
+            .iter()
+            .map(|(start, _)| (*start, (Origin::Sum, start_of_pairs(*start, &answer))))
+            .collect(),
+        Split::Start | Split::Both => starts
+            .iter()
+            .map(|(start, _)| (*start, shard_answers[start].clone()))
+            .collect(),
     };
+    if plan.split == Split::Both {
+        check_starts_against_pairs(plan, &start_answers, &answer)?;
+    }
     let counts: Vec<BigUint> = board
         .all_squares()
         .map(|square| {
             start_answers[&Question::from_start(board, square, TourKind::Open)]
+                .1
                 .count
                 .clone()
         })
         .collect();
-    let total_question = Question::total(board, TourKind::Open);
     let inputs: Vec<(&Answer, u64)> = starts
         .iter()
-        .map(|(start, weight)| (&start_answers[start], *weight))
+        .map(|(start, weight)| (&start_answers[start].1, *weight))
         .collect();
-    // As the resolver records it: a zero that a theorem decides, or the sum of the starts.
-    let total = if inputs.iter().all(|(answer, _)| answer.engine == THEOREM)
-        && no_tour(board, TourKind::Open, None).is_some()
-    {
-        Answer::computed(total_question, 0u32, THEOREM, 0.0)
-    } else {
-        Answer::sum_of_starts(total_question, &inputs)
-    };
-    if plan.split == Split::Pair {
+    let total = Answer::sum_of_starts(Question::total(board, TourKind::Open), &inputs);
+    if plan.split != Split::Start {
         // Added up the other way, pair by pair with its weight, the pairs must give the same
         // total: every ordered pair of the board counted once, in whichever orientation.
         let by_pairs: BigUint = plan
             .shards
             .iter()
-            .zip(&pair_answers)
-            .map(|(shard, answer)| &answer.count * shard.weight)
+            .filter(|shard| matches!(shard.question.shape(), Shape::Between(..)))
+            .map(|shard| &answer(&shard.question).count * shard.weight)
             .sum();
         debug_assert_eq!(by_pairs, total.count, "{board}: pairs and starts disagree");
     }
     let mut answers = pair_answers;
     answers.extend(starts.iter().map(|(start, _)| start_answers[start].clone()));
-    answers.push(total);
+    answers.push((Origin::Sum, total));
     Ok(Merged {
         table: CountTable::new(board, counts),
         answers,
     })
 }
 
-/// The answer for `start` (a canonical start question) from the pairs' answers of the plan:
-/// the sum over every other square of the canonical board as the end ([`Answer::sum_of_pairs`]),
-/// or, like the resolver, a zero that a theorem decides when the theorems decide every pair and
-/// the start itself.
-fn start_of_pairs(start: Question, pairs: &HashMap<Question, Answer>) -> Answer {
-    let from_pairs: Vec<&Answer> = start.pairs_from().map(|pair| &pairs[&pair]).collect();
-    if from_pairs.iter().all(|answer| answer.engine == THEOREM) && no_tour_for(&start).is_some() {
-        Answer::computed(start, 0u32, THEOREM, 0.0)
-    } else {
-        Answer::sum_of_pairs(start, &from_pairs)
+/// By both: every start shard's count is the sum of its pairs' (two different computations).
+fn check_starts_against_pairs<'a>(
+    plan: &Plan,
+    starts: &HashMap<Question, (Origin<'_>, Answer)>,
+    pair: &impl Fn(&Question) -> &'a Answer,
+) -> Result<(), ShardError> {
+    for shard in plan
+        .shards
+        .iter()
+        .filter(|shard| matches!(shard.question.shape(), Shape::From(_)))
+    {
+        let (origin, answer) = &starts[&shard.question];
+        let (sum, complete) = trust::pairs_sum(&shard.question, |p| Some(&pair(p).count));
+        if trust::check_start(&answer.count, &sum, complete).is_err() {
+            let store = match origin {
+                Origin::Store(path) => path.to_string(),
+                _ => "the merge".to_string(),
+            };
+            return Err(ShardError::Sums(Box::new(ShardSums {
+                id: shard.id.clone(),
+                question: shard.question.to_string(),
+                count: answer.count.to_string(),
+                store,
+                sum: sum.to_string(),
+            })));
+        }
     }
+    Ok(())
+}
+
+/// [`merge`], then the answers stored in `store` through the gate every answer entering a
+/// store passes ([`resolve::admit`]): all or nothing, refused with the record and its store
+/// named when a count cannot be right (a recount of boards of at most
+/// [`resolve::RECOUNT_SQUARES`] squares among the checks), or when it differs from the
+/// store's. Returns the merge and what the store gained.
+pub fn merge_into<'a>(
+    store: &mut Store,
+    plan: &Plan,
+    stores: &'a [StoreAnswers],
+    settings: &Settings,
+) -> Result<(Merged<'a>, ImportReport), ShardError> {
+    let merged = merge(plan, stores, store.path())?;
+    let report = resolve::admit(store, Incoming::Merge(&merged.answers), settings)?;
+    Ok((merged, report))
+}
+
+/// The answer for `start` (a canonical start question) from the pairs' answers of the plan:
+/// the sum over every other square of the canonical board as the end ([`Answer::sum_of_pairs`],
+/// which records a zero that a theorem decides as such).
+fn start_of_pairs<'a>(start: Question, pair: &impl Fn(&Question) -> &'a Answer) -> Answer {
+    let from_pairs: Vec<&Answer> = start.pairs_from().map(|p| pair(&p)).collect();
+    Answer::sum_of_pairs(start, &from_pairs)
 }

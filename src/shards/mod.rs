@@ -4,14 +4,22 @@
 //! A board's per-square table of open tours (and so its directed total) is a weighted sum of
 //! independent questions: one per symmetry class of start squares ([`Split::Start`], weights
 //! summing to the board's squares), or one per class of ordered (start, end) pairs
-//! ([`Split::Pair`], weights summing to squares × (squares − 1)). A [`Plan`] lists them as
-//! shards with stable ids; [`Plan::for_worker`] deals them out to workers (shard index mod
-//! workers), so any scheduler that hands out the numbers 0..N−1 can run them; `merge.rs`
-//! checks what the workers' stores hold and sums it; `file.rs` writes and reads plans.
+//! ([`Split::Pair`], weights summing to squares × (squares − 1)); [`Split::Both`] holds both
+//! sets of the same board, so that the merge checks every start against the sum of its pairs:
+//! two different computations of one count. A [`Plan`] lists the questions as shards with
+//! stable ids; [`Plan::for_worker`] deals them out to workers (by the shard's place in the
+//! plan modulo the workers), so any scheduler that hands out the numbers 0..N−1 can run them.
+//! With [`Plan::replicas`] above 1, each shard goes to that many different workers, and the
+//! merge takes a shard only where its copies agree: a count that no one else has published
+//! is trusted because it was computed twice.
 //!
-//! The plan is recomputed from its board and split whenever one is read: a plan file is only
-//! trusted where it agrees with that, so an edited or truncated file is refused, never merged.
+//! `merge.rs` checks what the workers' stores hold, sums it and stores it through the gate
+//! every answer entering a store passes ([`crate::resolve::admit`]); `file.rs` writes and
+//! reads plans; `error.rs` holds [`ShardError`]. The plan is recomputed from its board, split
+//! and replicas whenever one is read: a plan file is only trusted where it agrees with that,
+//! so an edited or truncated file is refused, never merged.
 
+mod error;
 mod file;
 mod merge;
 
@@ -19,14 +27,16 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::board::Board;
+use crate::count::frontier::relative_cost;
 use crate::error::Error;
 use crate::existence::no_tour_for;
-use crate::question::{Question, TourKind};
+use crate::question::{Question, Shape, TourKind};
 use crate::resolve::{self, Progress, Settings, beyond_one_machine};
 use crate::store::Store;
 
+pub use error::{ShardConflict, ShardError, ShardSums};
 pub use file::{PlanFormat, read_plan, write_plan};
-pub use merge::{Merged, ShardStatus, StoreAnswers, merge, status};
+pub use merge::{Merged, ShardStatus, StoreAnswers, merge, merge_into, status};
 
 /// The version of the plan format and of its shard ids. Ids of a board and split never change
 /// within a version; a new version would be read as such and refused by older builds.
@@ -35,6 +45,9 @@ pub const PLAN_VERSION: u32 = 1;
 /// How many ids an error or a status line names before it says how many more there are.
 pub const IDS_SHOWN: usize = 5;
 
+/// The most copies of each shard a plan may ask for.
+pub const MAX_REPLICAS: u32 = 9;
+
 /// How a board is split into shards.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Split {
@@ -42,6 +55,8 @@ pub enum Split {
     Start,
     /// One shard per class of ordered (start, end) pairs, under the symmetries and reversal.
     Pair,
+    /// The shards by start, then the shards by pair, of the same board.
+    Both,
 }
 
 impl Split {
@@ -50,6 +65,7 @@ impl Split {
         match self {
             Split::Start => "start",
             Split::Pair => "pair",
+            Split::Both => "both",
         }
     }
 
@@ -65,11 +81,20 @@ impl Split {
         }
     }
 
+    /// The splits whose shards a plan of this split holds, in order.
+    const fn parts(self) -> &'static [Split] {
+        match self {
+            Split::Start => &[Split::Start],
+            Split::Pair => &[Split::Pair],
+            Split::Both => &[Split::Start, Split::Pair],
+        }
+    }
+
     /// The letter of the shard ids: `s` or `p`.
     const fn letter(self) -> char {
         match self {
-            Split::Start => 's',
             Split::Pair => 'p',
+            Split::Start | Split::Both => 's',
         }
     }
 }
@@ -84,11 +109,10 @@ impl FromStr for Split {
     type Err = String;
 
     fn from_str(name: &str) -> Result<Self, String> {
-        match name {
-            "start" => Ok(Split::Start),
-            "pair" => Ok(Split::Pair),
-            _ => Err(format!("unknown split '{name}' (known: start, pair)")),
-        }
+        [Split::Start, Split::Pair, Split::Both]
+            .into_iter()
+            .find(|split| split.name() == name)
+            .ok_or_else(|| format!("unknown split '{name}' (known: start, pair, both)"))
     }
 }
 
@@ -96,7 +120,7 @@ impl FromStr for Split {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Shard {
     /// `BOARD-sN` or `BOARD-pN` (the canonical board, e.g. `6x7-s3`): N is the shard's place
-    /// in the plan, which orders the questions by their squares.
+    /// among the shards of its split, which orders the questions by their squares.
     pub id: String,
     /// The canonical question: open tours from a start, or between two squares.
     pub question: Question,
@@ -115,59 +139,78 @@ pub struct Plan {
     pub board: Board,
     /// How it is split.
     pub split: Split,
-    /// The shards, in id order.
+    /// How many different workers compute each shard (1: one each).
+    pub replicas: u32,
+    /// The shards, in id order (by start before by pair).
     pub shards: Vec<Shard>,
 }
 
 impl Plan {
-    /// The plan of `board` split by `split`. The questions are sorted (by start square, then
-    /// end square, on the canonical board), which fixes the ids.
+    /// The plan of `board` split by `split`, one copy of each shard. The questions are sorted
+    /// (by start square, then end square, on the canonical board), which fixes the ids.
     ///
     /// A board of one square cannot be split by pair: its one tour starts and ends on the same
     /// square, so no pair of two squares stands for it and the pairs would add up to 0.
-    pub fn new(board: Board, split: Split) -> Result<Plan, Error> {
-        if split == Split::Pair && board.squares() < 2 {
-            return Err(Error::Unsupported(format!(
-                "{board} cannot be split by pair: its one tour starts and ends on its one square, which is no pair of squares; use --by start"
-            )));
+    pub fn new(board: Board, split: Split) -> Result<Plan, ShardError> {
+        if split != Split::Start && board.squares() < 2 {
+            return Err(ShardError::NoPairs(board));
         }
-        let mut questions = match split {
-            Split::Start => Question::starts_of_board(board, TourKind::Open),
-            Split::Pair => Question::pairs_of_board(board),
-        };
-        questions.sort_by_key(|(q, _)| (q.start, q.end));
         let canonical = board.canonical();
-        let shards = questions
-            .into_iter()
-            .enumerate()
-            .map(|(index, (question, weight))| Shard {
-                id: format!("{canonical}-{}{index}", split.letter()),
-                question,
-                weight,
-                // The resolver answers these zeros by the same theorems, without a search.
-                estimate: match (no_tour_for(&question), question.start) {
-                    (None, Some(start)) => {
-                        crate::count::frontier::relative_cost(canonical, start, question.end)
-                    }
-                    _ => 0,
-                },
-            })
-            .collect();
+        let mut shards = Vec::new();
+        for &part in split.parts() {
+            let mut questions = match part {
+                Split::Pair => Question::pairs_of_board(board),
+                _ => Question::starts_of_board(board, TourKind::Open),
+            };
+            questions.sort_by_key(|(q, _)| (q.start, q.end));
+            shards.extend(
+                questions
+                    .into_iter()
+                    .enumerate()
+                    .map(|(index, (question, weight))| Shard {
+                        id: format!("{canonical}-{}{index}", part.letter()),
+                        question,
+                        weight,
+                        // The resolver answers these zeros by the same theorems, without a search.
+                        estimate: match (no_tour_for(&question), question.shape()) {
+                            (None, Shape::From(start)) => relative_cost(canonical, start, None),
+                            (None, Shape::Between(start, end)) => {
+                                relative_cost(canonical, start, Some(end))
+                            }
+                            _ => 0,
+                        },
+                    }),
+            );
+        }
         Ok(Plan {
             board,
             split,
+            replicas: 1,
             shards,
         })
     }
 
-    /// What the weights must add up to: the board's squares (by start) or its ordered pairs of
-    /// distinct squares (by pair).
+    /// The same plan with each shard given to `replicas` different workers (1 to
+    /// [`MAX_REPLICAS`]).
+    pub fn with_replicas(self, replicas: u32) -> Result<Plan, ShardError> {
+        if !(1..=MAX_REPLICAS).contains(&replicas) {
+            return Err(ShardError::Replicas(replicas));
+        }
+        Ok(Plan { replicas, ..self })
+    }
+
+    /// What the weights must add up to: the board's squares (by start), its ordered pairs of
+    /// distinct squares (by pair), or both.
     pub fn expected_weight(&self) -> u64 {
         let squares = self.board.squares();
-        match self.split {
-            Split::Start => squares,
-            Split::Pair => squares * (squares - 1),
-        }
+        self.split
+            .parts()
+            .iter()
+            .map(|part| match part {
+                Split::Pair => squares * (squares - 1),
+                _ => squares,
+            })
+            .sum()
     }
 
     /// The shard with this id.
@@ -175,63 +218,34 @@ impl Plan {
         self.shards.iter().find(|shard| shard.id == id)
     }
 
-    /// The shards of worker `worker` of `workers`: those whose place in the plan is `worker`
-    /// modulo `workers`. Every shard belongs to exactly one worker, whatever runs them.
-    pub fn for_worker(&self, worker: u64, workers: u64) -> Result<Vec<&Shard>, Error> {
-        if workers == 0 {
-            return Err(Error::Unsupported(
-                "--workers must be at least 1".to_string(),
-            ));
-        }
-        if worker >= workers {
-            return Err(Error::Unsupported(format!(
-                "--worker {worker} is not below --workers {workers}: workers are numbered 0 to {}",
-                workers - 1
-            )));
+    /// The workers that compute the shard at `place` in the plan, out of `workers`: copy `c`
+    /// (from 0 to the replicas) goes to worker `(place + c · ⌊workers / replicas⌋) mod
+    /// workers`, so that the copies of a shard go to different workers, as far apart in
+    /// their numbers as they can be (an array job's neighbours often share a machine).
+    pub fn workers_of(&self, place: usize, workers: u64) -> impl Iterator<Item = u64> + use<> {
+        let replicas = u64::from(self.replicas);
+        let step = (workers / replicas.max(1)).max(1);
+        (0..replicas).map(move |copy| (place as u64 + copy * step) % workers.max(1))
+    }
+
+    /// The shards of worker `worker` of `workers` ([`Plan::workers_of`]): every shard belongs
+    /// to exactly [`Plan::replicas`] workers, whatever runs them.
+    pub fn for_worker(&self, worker: u64, workers: u64) -> Result<Vec<&Shard>, ShardError> {
+        if workers == 0 || worker >= workers || workers < u64::from(self.replicas) {
+            return Err(ShardError::Workers {
+                worker,
+                workers,
+                replicas: self.replicas,
+            });
         }
         Ok(self
             .shards
             .iter()
             .enumerate()
-            .filter(|(index, _)| *index as u64 % workers == worker)
+            .filter(|(place, _)| self.workers_of(*place, workers).any(|w| w == worker))
             .map(|(_, shard)| shard)
             .collect())
     }
-}
-
-/// Why a merge is refused.
-#[derive(Debug, thiserror::Error)]
-pub enum ShardError {
-    /// Shards that no store has.
-    #[error(
-        "{missing} of the plan's {shards} shards are in none of the stores: {ids}; nothing was stored"
-    )]
-    Missing {
-        /// How many.
-        missing: usize,
-        /// The plan's shards.
-        shards: usize,
-        /// The first few ids and how many more.
-        ids: String,
-    },
-    /// A shard that two stores give different counts for.
-    #[error(
-        "shard {id} ({question}) is {first_count} in {first} but {second_count} in {second}; nothing was stored"
-    )]
-    Conflict {
-        /// The shard's id.
-        id: String,
-        /// Its question.
-        question: String,
-        /// The first store that has it.
-        first: String,
-        /// Its count there.
-        first_count: String,
-        /// The store that disagrees.
-        second: String,
-        /// Its count there.
-        second_count: String,
-    },
 }
 
 /// What a worker's run did.
@@ -283,10 +297,11 @@ mod tests {
     fn plans_cover_the_board_once() {
         for (rows, cols) in [(5, 5), (6, 6), (6, 7), (3, 4), (4, 4), (1, 1)] {
             let board = Board::new(rows, cols).unwrap();
-            for split in [Split::Start, Split::Pair] {
+            for split in [Split::Start, Split::Pair, Split::Both] {
                 let Ok(plan) = Plan::new(board, split) else {
                     // Its one tour is no pair of squares.
-                    assert_eq!((board.squares(), split), (1, Split::Pair));
+                    assert_eq!(board.squares(), 1);
+                    assert_ne!(split, Split::Start);
                     continue;
                 };
                 let weights: u64 = plan.shards.iter().map(|s| s.weight).sum();
@@ -354,5 +369,48 @@ mod tests {
         assert_eq!(dealt.len(), plan.shards.len());
         assert!(plan.for_worker(3, 3).is_err());
         assert!(plan.for_worker(0, 0).is_err());
+    }
+
+    /// By both: the shards by start (ids `s`), then by pair (ids `p`), each as in its own
+    /// plan; their weights add up to squares + ordered pairs.
+    #[test]
+    fn both_holds_the_two_plans() {
+        let board = Board::new(5, 6).unwrap();
+        let both = Plan::new(board, Split::Both).unwrap();
+        let starts = Plan::new(board, Split::Start).unwrap();
+        let pairs = Plan::new(board, Split::Pair).unwrap();
+        assert_eq!(both.shards.len(), starts.shards.len() + pairs.shards.len());
+        assert_eq!(both.shards[..starts.shards.len()], starts.shards[..]);
+        assert_eq!(both.shards[starts.shards.len()..], pairs.shards[..]);
+        assert_eq!(both.expected_weight(), 30 * 30);
+    }
+
+    /// With replicas, every shard goes to that many different workers; fewer workers than
+    /// replicas are refused.
+    #[test]
+    fn replicas_go_to_different_workers() {
+        let plan = Plan::new(Board::new(6, 6).unwrap(), Split::Pair)
+            .unwrap()
+            .with_replicas(2)
+            .unwrap();
+        for workers in [2u64, 3, 4, 7] {
+            let mut holders: Vec<Vec<u64>> = vec![Vec::new(); plan.shards.len()];
+            for worker in 0..workers {
+                for shard in plan.for_worker(worker, workers).unwrap() {
+                    let place = plan.shards.iter().position(|s| s == shard).unwrap();
+                    holders[place].push(worker);
+                }
+            }
+            for workers_of_shard in holders {
+                assert_eq!(workers_of_shard.len(), 2, "{workers} workers");
+                assert_ne!(workers_of_shard[0], workers_of_shard[1]);
+            }
+        }
+        assert!(matches!(
+            plan.for_worker(0, 1),
+            Err(ShardError::Workers { replicas: 2, .. })
+        ));
+        assert!(plan.clone().with_replicas(0).is_err());
+        assert!(plan.with_replicas(MAX_REPLICAS + 1).is_err());
     }
 }

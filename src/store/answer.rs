@@ -5,6 +5,7 @@
 use num_bigint::BigUint;
 
 use crate::board::Board;
+use crate::existence::no_tour_for;
 use crate::question::{AnswerKind, Question};
 
 /// The columns of an answer, in order: the answers table's, and the header of an export.
@@ -37,6 +38,9 @@ pub const UNRECORDED: &str = "unrecorded";
 /// open tours from one start from its pairs' counts (source `sum of pairs (...)`, from a merge
 /// of shards by pair). The source names where the parts came from.
 pub const SUM: &str = "sum";
+
+/// The engine recorded for a zero that an existence theorem decides, without a search.
+pub const THEOREM: &str = "theorem";
 
 /// An answer with its provenance, as kept in the store.
 #[derive(Clone, Debug, PartialEq)]
@@ -82,10 +86,18 @@ impl Answer {
 }
 
 impl Answer {
+    /// The zero of a question that an existence theorem decides, without a search: the engine
+    /// [`THEOREM`], no time spent. The caller has asked the theorems.
+    pub fn theorem(question: Question) -> Self {
+        Answer::computed(question, 0u32, THEOREM, 0.0)
+    }
+
     /// An open board total added up from its starts' answers, each with the number of the
     /// board's squares it stands for: the engine [`SUM`] (no engine counted the total) and the
     /// source `sum of starts (ENGINE, SOURCE; ...)`, naming each distinct engine and source of
-    /// the starts (zeros that a theorem decides left out when there is anything else).
+    /// the starts (zeros that a theorem decides left out when there is anything else). Where
+    /// every start is a theorem's zero and a theorem decides the total too, the total is that
+    /// theorem's zero ([`THEOREM`]), as if it had been asked alone.
     pub fn sum_of_starts(question: Question, starts: &[(&Answer, u64)]) -> Self {
         Answer::added_up(question, starts, "starts")
     }
@@ -95,12 +107,14 @@ impl Answer {
     /// the start) and the source `sum of pairs (ENGINE, SOURCE; ...)`, as for a total. Every
     /// open tour from a start ends on one other square, so the pairs from it add up to its
     /// count; `knights verify` checks the two against each other where the store has both.
+    /// Where every pair is a theorem's zero and a theorem decides the start too, the start is
+    /// that theorem's zero.
     pub fn sum_of_pairs(question: Question, pairs: &[&Answer]) -> Self {
         let pairs: Vec<(&Answer, u64)> = pairs.iter().map(|&answer| (answer, 1)).collect();
         Answer::added_up(question, &pairs, "pairs")
     }
 
-    /// The weighted sum of `inputs`, recorded as `sum of WHAT (...)`.
+    /// The weighted sum of `inputs`, recorded as `sum of WHAT (...)`, or the theorem's zero.
     fn added_up(question: Question, inputs: &[(&Answer, u64)], what: &str) -> Self {
         let mut count = BigUint::default();
         let mut seconds = 0.0;
@@ -109,10 +123,13 @@ impl Answer {
         for (answer, weight) in inputs {
             count += &answer.count * *weight;
             seconds += answer.seconds;
-            theorem_only &= answer.engine == "theorem";
+            theorem_only &= answer.engine == THEOREM;
+        }
+        if theorem_only && no_tour_for(&question).is_some() {
+            return Answer::theorem(question);
         }
         for (answer, _) in inputs {
-            if theorem_only || answer.engine != "theorem" {
+            if theorem_only || answer.engine != THEOREM {
                 let input = format!("{}, {}", answer.engine, answer.source);
                 if !named.contains(&input) {
                     named.push(input);

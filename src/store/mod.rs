@@ -35,7 +35,9 @@ use rusqlite::{Connection, MAIN_DB, OpenFlags, OptionalExtension, TransactionBeh
 use crate::board::{Board, Square};
 use crate::question::{AnswerKind, Question};
 
-pub use answer::{ANSWER_COLUMNS, Answer, AnswerFilter, COMPUTED, ImportReport, SUM, UNRECORDED};
+pub use answer::{
+    ANSWER_COLUMNS, Answer, AnswerFilter, COMPUTED, ImportReport, SUM, THEOREM, UNRECORDED,
+};
 pub use error::StoreError;
 use error::classify;
 pub use file::BUSY_TIMEOUT;
@@ -237,6 +239,40 @@ impl Store {
         }
         tx.finish().map_err(|e| self.error("ending a read", e))?;
         Ok(found)
+    }
+
+    /// The stored counts of open tours from the starts of `board` (canonical), keyed by their
+    /// questions: what a stored total of the board is checked against.
+    pub fn open_starts(&self, board: Board) -> Result<HashMap<Question, BigUint>, StoreError> {
+        let board = board.canonical();
+        let mut stmt = self
+            .conn
+            .prepare_cached(
+                "SELECT row, col, count FROM answers
+                 WHERE rows = ?1 AND cols = ?2 AND kind = 'open' AND row IS NOT NULL",
+            )
+            .map_err(|e| self.error("preparing a look-up", e))?;
+        let rows = stmt
+            .query_map(params![board.rows(), board.cols()], |r| {
+                Ok((
+                    r.get::<_, u32>(0)?,
+                    r.get::<_, u32>(1)?,
+                    r.get::<_, String>(2)?,
+                ))
+            })
+            .map_err(|e| self.error("looking up starts", e))?;
+        let mut starts = HashMap::new();
+        for row in rows {
+            let (row, col, count) = row.map_err(|e| self.error("looking up starts", e))?;
+            let question = Question {
+                board,
+                kind: crate::question::TourKind::Open,
+                start: Some(Square::new(row, col)),
+                end: None,
+            };
+            starts.insert(question, self.parse_count(&count)?);
+        }
+        Ok(starts)
     }
 
     fn parse_count(&self, text: &str) -> Result<BigUint, StoreError> {

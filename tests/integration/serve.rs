@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::util::{TestStore, knights};
+use crate::util::{TestStore, knights, set_count};
 
 /// A running `knights serve`, killed when dropped.
 struct Server {
@@ -825,6 +825,36 @@ fn without_a_store_every_answer_is_computed() {
     assert_eq!(answers.status, 503);
     assert!(answers.error().contains("--no-cache"));
     assert!(!server.store.path().exists());
+}
+
+/// `/api/count` reads the store through the gate every reader passes (issue 20): a stored
+/// total edited behind knights' back, so that it contradicts its stored starts, is never
+/// served, neither alone nor with the table, and the message names the store.
+#[test]
+fn a_total_that_contradicts_its_starts_is_not_served() {
+    let server = Server::start(&[]);
+    server.store.run(&["count", "5", "6"]);
+    set_count(
+        &server.store.path(),
+        "rows = 5 AND cols = 6 AND kind = 'open' AND row IS NULL",
+        "37570",
+    );
+    for path in [
+        "/api/count?rows=5&cols=6&total",
+        "/api/count?rows=6&cols=5",
+        "/api/count?rows=5&cols=6&row=0&col=0",
+    ] {
+        let reply = server.get(path);
+        assert_eq!(reply.status, 500, "{path}: {}", reply.body);
+        let message = reply.error();
+        assert!(
+            message.contains(&format!(
+                "{} holds 37570 for open tours of 5x6 (directed board total), but expected 37568 (the sum of its starts' counts)",
+                server.store.path().display()
+            )),
+            "{path}: {message}"
+        );
+    }
 }
 
 #[test]

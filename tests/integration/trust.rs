@@ -466,3 +466,56 @@ fn the_migration_relabels_old_sums() {
     );
     test.knights().arg("verify").assert().success();
 }
+
+/// Every reader of the store refuses a stored total that contradicts its stored starts (issue
+/// 20): after `count 5 6`, the total edited from 37568 to 37570 (even, within the bound: only
+/// its starts give it away) is refused by `count` (the total and the table), `series`,
+/// `batch` and `solve` (which read starts of the board), `precompute` and the shards' `run`
+/// and `merge`, each with one line naming the store and exit 1; no count is printed (`series`
+/// prints the header of the boards it knew before the error: none).
+#[test]
+fn every_reader_refuses_a_total_that_contradicts_its_starts() {
+    let test = TestStore::new();
+    test.knights().args(["count", "5", "6"]).assert().success();
+    tamper(
+        &test,
+        "rows = 5 AND cols = 6 AND kind = 'open' AND row IS NULL",
+        "37570",
+    );
+    let queries = test.dir.path().join("queries.txt");
+    std::fs::write(&queries, "5 6 0 0\n").unwrap();
+    let judge = test.dir.path().join("judge.txt");
+    std::fs::write(&judge, "1\n6 5 0 0\n").unwrap();
+    let plan = test.dir.path().join("plan.jsonl");
+    test.knights()
+        .args(["shards", "plan", "5", "6", "-o"])
+        .arg(&plan)
+        .assert()
+        .success();
+    let plan = plan.to_str().unwrap();
+    let store = test.path().display().to_string();
+    let message = format!(
+        "{store} holds 37570 for open tours of 5x6 (directed board total), but expected 37568 (the sum of its starts' counts)"
+    );
+    for args in [
+        &["count", "5", "6", "--total"][..],
+        &["count", "6", "5"],
+        &["series", "5", "--cols", "6..6", "--quiet"],
+        &["batch", queries.to_str().unwrap(), "--quiet"],
+        &["solve", judge.to_str().unwrap()],
+        &["precompute", "--boards", "5x6", "--quiet"],
+        &["shards", "run", plan, "--quiet"],
+        &["shards", "merge", plan, "--from", &store],
+    ] {
+        let output = test.knights().args(args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert_eq!(output.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(
+            !stdout.chars().any(|c| c.is_ascii_digit()),
+            "{args:?}: {stdout}"
+        );
+        assert!(stderr.contains(&message), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+    }
+}

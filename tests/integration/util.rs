@@ -91,9 +91,25 @@ impl TestStore {
         cmd
     }
 
+    /// `knights --db <this store> ARGS`, which must succeed.
+    pub fn run(&self, args: &[&str]) {
+        self.knights().args(args).assert().success();
+    }
+
     /// Opens the database directly, to look at what the commands left there.
     pub fn sqlite(&self) -> rusqlite::Connection {
         rusqlite::Connection::open(self.path()).unwrap()
+    }
+
+    /// The `column` of the one answer of `condition`, as text.
+    pub fn field(&self, column: &str, condition: &str) -> String {
+        self.sqlite()
+            .query_row(
+                &format!("SELECT {column} FROM answers WHERE {condition}"),
+                [],
+                |r| r.get(0),
+            )
+            .unwrap()
     }
 
     /// Number of stored answers.
@@ -102,6 +118,27 @@ impl TestStore {
             .query_row("SELECT count(*) FROM answers", [], |r| r.get(0))
             .unwrap()
     }
+}
+
+/// Sets the count of the one answer of `condition` in the store file `db`, behind knights'
+/// back (as a damaged or edited file would hold it); returns the count it had.
+pub fn set_count(db: &std::path::Path, condition: &str, count: &str) -> String {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    let had: String = conn
+        .query_row(
+            &format!("SELECT count FROM answers WHERE {condition}"),
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    let changed = conn
+        .execute(
+            &format!("UPDATE answers SET count = ?1 WHERE {condition}"),
+            [count],
+        )
+        .unwrap();
+    assert_eq!(changed, 1, "{condition}");
+    had
 }
 
 /// Recounts stored answers with the memo engine: one per-square table per board.

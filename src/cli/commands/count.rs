@@ -4,11 +4,11 @@
 use std::time::Instant;
 
 use anyhow::Result;
-use knights::count::CountTable;
 use knights::existence;
 use knights::output::{BoardTotal, ClosedReport, Format, PairCount, StartCount};
 use knights::question::{Question, TourKind};
 use knights::resolve;
+use knights::view::View;
 use knights::{Board, Square};
 
 use crate::cli::exit::CliError;
@@ -81,114 +81,51 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
         _ => None,
     };
     let kind = args.kind.kind();
-    let settings = session.settings(args.engine.engine);
-    if let (Some(start), Some(to)) = (start, args.to.as_deref()) {
-        let end = Square::new(to[0], to[1]);
-        if !board.contains(end) {
-            return Err(CliError::bad_input(format!(
-                "--to {} {} is outside the {board} board (rows 0 to {}, columns 0 to {})",
-                end.row,
-                end.col,
-                board.rows() - 1,
-                board.cols() - 1
-            ))
-            .into());
-        }
-        if end == start {
-            return Err(CliError::bad_input(format!(
-                "--to {} {} is the start itself: a tour between two squares needs two different squares",
-                end.row, end.col
-            ))
-            .into());
-        }
-        return run_pair(&args, session, board, start, end);
-    }
-    // Every start of a board goes to the same engine: one check before the starts are listed.
-    if kind == TourKind::Open && start.is_none() && !args.total {
-        let corner = Question::from_start(board, Square::new(0, 0), kind);
-        resolve::check_engines(&[corner], &settings)?;
-    }
-    let questions: Vec<Question> = match (kind, start) {
-        (_, Some(square)) => vec![Question::from_start(board, square, kind)],
-        (TourKind::Closed, None) => vec![Question::total(board, kind)],
-        (TourKind::Open, None) if args.total => vec![Question::total(board, kind)],
-        (TourKind::Open, None) => std::iter::once(Question::total(board, kind))
-            .chain(
-                Question::starts_of_board(board, kind)
-                    .into_iter()
-                    .map(|(q, _)| q),
-            )
-            .collect(),
+    let view = match (start, args.to.as_deref()) {
+        (Some(start), Some(&[row, col])) => View::pair(board, start, Square::new(row, col))
+            .map_err(|e| CliError::bad_input(format!("--to {row} {col} is {}", e.predicate())))?,
+        (Some(square), _) => View::Start(board, square, kind),
+        (None, _) => match kind {
+            TourKind::Closed => View::Closed(board),
+            TourKind::Open if args.total => View::Total(board),
+            TourKind::Open => View::Table(board),
+        },
     };
-    resolve::check_engines(&questions, &settings)?;
+    let settings = session.settings(args.engine.engine);
+    view.check_engines(&settings)?;
+    let questions = view.questions();
     let mut store = session.store()?;
     let clock = Instant::now();
     let resolution =
         resolve_showing_progress(&questions, store.as_deref_mut(), &settings, session)?;
     let format = Format::from(args.format);
     let exporter = format.exporter();
-    let count = resolution.count(&questions[0]);
-    let mut text = match (kind, start) {
-        (_, Some(square)) => {
+    let count = view.count(&resolution);
+    let mut text = match view {
+        View::Start(board, square, kind) => {
             exporter.start_count(&StartCount::new(board, square, kind, count.clone()))?
         }
-        (TourKind::Closed, None) => exporter.closed_board(&ClosedReport::new(board, count))?,
-        (TourKind::Open, None) if args.total => {
-            exporter.board_totals(&[BoardTotal::new(board, kind, count)])?
-        }
-        (TourKind::Open, None) => {
-            let counts = board
-                .all_squares()
-                .map(|sq| {
-                    resolution
-                        .count(&Question::from_start(board, sq, kind))
-                        .clone()
-                })
-                .collect();
-            exporter.table(&CountTable::new(board, counts))?
+        View::Closed(board) => exporter.closed_board(&ClosedReport::new(board, count))?,
+        View::Total(board) => exporter.board_totals(&[BoardTotal::new(board, kind, count)])?,
+        View::Table(_) => exporter.table(&view.table(&resolution))?,
+        View::Pair(board, start, end) => {
+            exporter.pair_count(&PairCount::new(board, start, end, count.clone()))?
         }
     };
     if args.explain && format == Format::Table {
-        text.push_str(&format!(
-            "why: {}\n",
-            existence::explain(board, kind, start, count)
-        ));
+        let why = match view {
+            View::Pair(board, start, end) => existence::explain_between(board, start, end, count),
+            _ => existence::explain(board, kind, start, count),
+        };
+        text.push_str(&format!("why: {why}\n"));
     }
     if args.stats {
-        print_stats(&resolution, &questions, clock, session);
-    }
-    print(&text)
-}
-
-/// `--to`: the open tours from `start` that end on `end` (directed), one question.
-fn run_pair(
-    args: &Args,
-    session: &Session,
-    board: Board,
-    start: Square,
-    end: Square,
-) -> Result<()> {
-    let settings = session.settings(args.engine.engine);
-    let questions = [Question::between(board, start, end)];
-    resolve::check_engines(&questions, &settings)?;
-    let mut store = session.store()?;
-    let clock = Instant::now();
-    let resolution =
-        resolve_showing_progress(&questions, store.as_deref_mut(), &settings, session)?;
-    let format = Format::from(args.format);
-    let count = resolution.count(&questions[0]);
-    let mut text =
-        format
-            .exporter()
-            .pair_count(&PairCount::new(board, start, end, count.clone()))?;
-    if args.explain && format == Format::Table {
-        text.push_str(&format!(
-            "why: {}\n",
-            existence::explain_between(board, start, end, count)
-        ));
-    }
-    if args.stats {
-        print_stats(&resolution, &questions, clock, session);
+        eprintln!(
+            "{}; {:.3} s; memory budget {}",
+            resolution.source(&questions),
+            clock.elapsed().as_secs_f64(),
+            session.memory
+        );
     }
     print(&text)
 }
@@ -228,19 +165,4 @@ fn resolve_showing_progress(
             Ok(resolution)
         }
     }
-}
-
-/// The `--stats` line: where the answer came from, the time, the memory budget.
-fn print_stats(
-    resolution: &resolve::Resolution,
-    questions: &[Question],
-    clock: Instant,
-    session: &Session,
-) {
-    eprintln!(
-        "{}; {:.3} s; memory budget {}",
-        resolution.source(questions),
-        clock.elapsed().as_secs_f64(),
-        session.memory
-    );
 }

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 use knights::exchange::{self, ExchangeFormat};
-use knights::verify;
+use knights::resolve::{self, Incoming};
 
 use crate::cli::flags::StoreOnlyFlags;
 use crate::cli::io::{in_file, open_input};
@@ -43,9 +43,12 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
     };
     let answers = exchange::read_answers_from(reader, format).map_err(|e| in_file(&name, e))?;
     let mut store = session.writable_store("import", args.unused.no_cache)?;
-    verify::check_import(&store, &answers, &session.settings(EngineArg::Auto))
+    let incoming = Incoming::File {
+        name: &name,
+        records: &answers,
+    };
+    let report = resolve::admit(&mut store, incoming, &session.settings(EngineArg::Auto))
         .map_err(|e| in_file(&name, e))?;
-    let report = exchange::import(&mut store, &answers, &name).map_err(|e| in_file(&name, e))?;
     eprintln!(
         "imported {} new answers from {name} ({} already stored) into {}",
         report.added,

@@ -10,20 +10,20 @@ use clap::{Subcommand, ValueEnum};
 use knights::Board;
 use knights::input::plural;
 use knights::output::Format;
-use knights::shards::{self, Plan, PlanFormat, Split, StoreAnswers};
+use knights::shards::{self, Plan, PlanFormat, ShardError, Split, StoreAnswers};
 use knights::store::Store;
 
 use crate::cli::exit::CliError;
 use crate::cli::flags::EngineArgs;
 use crate::cli::io::{WorkBar, in_file, open_input, print, write_file};
 use crate::cli::session::Session;
-use crate::cli::values::{CountFormatArg, parse_side};
+use crate::cli::values::{CountFormatArg, EngineArg, parse_side};
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = "\
 A board's per-square table of open tours is a weighted sum of independent questions: one per
 symmetry class of start squares (--by start), or of (start, end) pairs (--by pair, the default
-on boards whose counts from one square are beyond one machine, such as 7x8 and 8x8). A plan lists
+on boards whose counts from one square are beyond one machine, such as 8x8). A plan lists
 them as shards; each worker computes its share into its own store file (--db), on any machine
 and under any scheduler; a merge checks every shard and adds them up.
 
@@ -56,6 +56,9 @@ enum SplitArg {
     /// One shard per class of ordered (start, end) pairs (the count of a pair equals its
     /// reverse's).
     Pair,
+    /// The shards by start and the shards by pair: the merge checks every start against the
+    /// sum of its pairs, two different computations of one count.
+    Both,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -101,11 +104,15 @@ struct PlanArgs {
     /// Number of columns.
     #[arg(value_parser = parse_side)]
     cols: u32,
-    /// One shard per class of start squares, or per class of (start, end) pairs. By default
-    /// `start`, except on boards whose counts from one square are beyond one machine (a short
-    /// side of 7 or more and a long side of 8 or more, e.g. 7x8 and 8x8): `pair` there.
+    /// One shard per class of start squares, or per class of (start, end) pairs, or both. By
+    /// default `start`, except on boards whose counts from one square are beyond one machine
+    /// (8x8, and 7xn from n = 9 on): `pair` there.
     #[arg(long, value_enum)]
     by: Option<SplitArg>,
+    /// How many different workers compute each shard (1 to 9): the merge takes a shard only
+    /// where its copies agree, and names the shard and both stores where they do not.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=9))]
+    replicas: u32,
     /// The plan's format.
     #[arg(long, value_enum, default_value_t = PlanFormatArg::Jsonl)]
     format: PlanFormatArg,
@@ -192,22 +199,57 @@ fn plan(args: PlanArgs) -> Result<()> {
     let split = match args.by {
         Some(SplitArg::Start) => Split::Start,
         Some(SplitArg::Pair) => Split::Pair,
+        Some(SplitArg::Both) => Split::Both,
         None => Split::default_for(board),
     };
     let format = match args.format {
         PlanFormatArg::Jsonl => PlanFormat::Jsonl,
         PlanFormatArg::Csv => PlanFormat::Csv,
     };
-    let plan = Plan::new(board, split)?;
+    let plan = Plan::new(board, split)
+        .and_then(|plan| plan.with_replicas(args.replicas))
+        .map_err(with_flags)?;
     write_file(&args.output, &shards::write_plan(&plan, format))?;
     if args.output.as_os_str() != "-" {
+        let copies = match plan.replicas {
+            1 => String::new(),
+            n => format!(", each for {n} workers"),
+        };
         eprintln!(
-            "wrote the plan of {board} by {split}: {} shards, to {}",
+            "wrote the plan of {board} by {split}: {} shards{copies}, to {}",
             plan.shards.len(),
             args.output.display()
         );
     }
     Ok(())
+}
+
+/// A refusal of the shards' library, with the names of this command's options where it
+/// speaks of what they set.
+fn with_flags(e: ShardError) -> anyhow::Error {
+    let message = match &e {
+        ShardError::NoPairs(_) => format!("{e}; use --by start"),
+        ShardError::Workers {
+            worker,
+            workers,
+            replicas,
+        } => {
+            if *workers == 0 {
+                "--workers must be at least 1".to_string()
+            } else if *workers < u64::from(*replicas) {
+                format!(
+                    "--workers {workers} is too few: the plan gives each shard to {replicas} different workers"
+                )
+            } else {
+                format!(
+                    "--worker {worker} is not below --workers {workers}: workers are numbered 0 to {}",
+                    workers - 1
+                )
+            }
+        }
+        _ => return e.into(),
+    };
+    CliError::bad_input(message).into()
 }
 
 fn read_plan(path: &Path) -> Result<Plan> {
@@ -228,7 +270,9 @@ fn run_worker(args: RunArgs, session: &Session) -> Result<()> {
                 plan.shards[plan.shards.len() - 1].id
             ))
         })?],
-        None => plan.for_worker(args.worker, args.workers)?,
+        None => plan
+            .for_worker(args.worker, args.workers)
+            .map_err(with_flags)?,
     };
     let mut store = session.writable_store("shards run", false)?;
     let settings = session.settings(args.engine.engine);
@@ -272,20 +316,9 @@ fn read_stores(plan: &Plan, from: &[PathBuf], session: &Session) -> Result<Vec<S
 fn merge(args: MergeArgs, session: &Session) -> Result<()> {
     let plan = read_plan(&args.plan)?;
     let stores = read_stores(&plan, &args.from, session)?;
-    // Answers read from the store they go to keep their source.
-    let target = session.store_path()?;
-    let same_file = |path: &Path| match (path.canonicalize(), target.canonicalize()) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => path == target,
-    };
-    let into = match args.from.iter().find(|path| same_file(path)) {
-        Some(path) => path.display().to_string(),
-        None => target.display().to_string(),
-    };
-    let merged = shards::merge(&plan, &stores, &into)?;
     let mut store = session.writable_store("shards merge", false)?;
-    let numbered: Vec<(usize, _)> = merged.answers.iter().map(|a| (0, a.clone())).collect();
-    let report = store.import(&numbered).map_err(knights::Error::from)?;
+    let settings = session.settings(EngineArg::Auto);
+    let (merged, report) = shards::merge_into(&mut store, &plan, &stores, &settings)?;
     eprintln!(
         "merged {} shards of {} by {} from {} {} into {}: {} new answers, {} already stored",
         plan.shards.len(),
@@ -318,6 +351,13 @@ fn status(args: StatusArgs, session: &Session) -> Result<()> {
         |ids: &[String]| shards::abbreviate(&ids.iter().map(String::as_str).collect::<Vec<_>>());
     if !status.missing.is_empty() {
         text.push_str(&format!("missing: {}\n", ids(&status.missing)));
+    }
+    if !status.short.is_empty() {
+        text.push_str(&format!(
+            "in fewer than {} stores: {}\n",
+            plan.replicas,
+            ids(&status.short)
+        ));
     }
     if !status.conflicting.is_empty() {
         text.push_str(&format!(

@@ -1,25 +1,12 @@
-//! Reading questions: the judge format (`T`, then `T` lines `ROWS COLS ROW COL`) and plain
-//! lists of `ROWS COLS ROW COL` lines with blank lines and `#` comments.
-//!
-//! Every error names the line (1-based) and the field that is wrong (and, in the judge format,
-//! the query), and the whole input is checked before any answer is computed, so a judge never
-//! receives a partial answer list. Input is read as a stream, within bounds: a line of at most
-//! [`MAX_LINE_BYTES`], a number of at most [`MAX_FIELD_CHARS`], at most [`MAX_QUERIES`]
-//! queries; only the queries themselves are kept. Messages quote the input through [`echo`]:
-//! short, and with invisible characters shown.
+//! Queries: the judge format (`T`, then `T` lines `ROWS COLS ROW COL`) and plain lists of
+//! `ROWS COLS ROW COL` lines with blank lines and `#` comments, read a word at a time.
 
 use std::collections::VecDeque;
-use std::fmt;
 use std::io::Read;
 
+use super::number::{NotWhole, parse_whole, plural};
+use super::{InputError, MAX_FIELD_CHARS, MAX_QUERIES, QUERY_FIELDS, TextReader, echo};
 use crate::board::{Board, MAX_SIDE, Square};
-
-mod text;
-
-pub use text::{BUFFER_BYTES, MAX_ECHO_CHARS, MAX_LINE_BYTES, TextReader, echo};
-
-/// The four numbers of a query, in order.
-pub const QUERY_FIELDS: [&str; 4] = ["ROWS", "COLS", "ROW", "COL"];
 
 /// One question: open tours on `board` starting on `start`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -30,122 +17,6 @@ pub struct Query {
     pub start: Square,
     /// The line of the input the query was read from (1-based).
     pub line: usize,
-}
-
-/// What is wrong with an input, and where.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub struct InputError {
-    /// The line (1-based), when the error belongs to one.
-    pub line: Option<usize>,
-    /// What is wrong.
-    pub message: String,
-}
-
-impl InputError {
-    /// An error on line `line`.
-    pub fn at(line: usize, message: impl Into<String>) -> Self {
-        InputError {
-            line: Some(line),
-            message: message.into(),
-        }
-    }
-
-    /// An error about the input as a whole.
-    pub fn whole(message: impl Into<String>) -> Self {
-        InputError {
-            line: None,
-            message: message.into(),
-        }
-    }
-}
-
-impl fmt::Display for InputError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.line {
-            Some(line) => write!(f, "line {line}: {}", self.message),
-            None => f.write_str(&self.message),
-        }
-    }
-}
-
-/// Why a word is not a whole number that fits in 64 bits.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum NotWhole {
-    /// A number below 0.
-    Negative,
-    /// Digits that make a number above `u64::MAX`.
-    TooLarge,
-    /// Not a number at all (letters, a fraction, an exponent, nothing).
-    NotANumber,
-}
-
-/// Reads a whole number of at most 64 bits (spaces around it are ignored; a leading `+` is
-/// accepted). Callers word the error, naming the field they were reading.
-pub fn parse_whole(text: &str) -> Result<u64, NotWhole> {
-    let text = text.trim();
-    match text.parse::<i128>() {
-        Ok(value) if value < 0 => Err(NotWhole::Negative),
-        Ok(value) => u64::try_from(value).map_err(|_| NotWhole::TooLarge),
-        Err(_)
-            if !text.is_empty()
-                && text
-                    .trim_start_matches(['+', '-'])
-                    .bytes()
-                    .all(|b| b.is_ascii_digit()) =>
-        {
-            Err(NotWhole::TooLarge)
-        }
-        Err(_) => Err(NotWhole::NotANumber),
-    }
-}
-
-/// A whole number, worded for an option or parameter; `hint` says what the value is.
-fn whole(text: &str, hint: &str) -> Result<u64, String> {
-    parse_whole(text).map_err(|e| match e {
-        NotWhole::Negative => format!("{text} is negative; {hint}"),
-        NotWhole::TooLarge => format!("{text} is far too large; {hint}"),
-        NotWhole::NotANumber => format!("'{text}' is not a whole number; {hint}"),
-    })
-}
-
-/// Reads a board side given as an option or parameter (the command line and the server show
-/// the same message): a whole number from 1 to the largest side.
-pub fn parse_side(text: &str) -> Result<u32, String> {
-    let value = whole(text, "a board side is at least 1")?;
-    Board::check_side(value).map_err(|e| e.to_string())
-}
-
-/// Reads a row or column of a square given as an option or parameter, counted from 0.
-pub fn parse_coordinate(text: &str) -> Result<u32, String> {
-    let value = whole(text, "squares are numbered from 0")?;
-    u32::try_from(value).map_err(|_| format!("{text} is far too large"))
-}
-
-/// The most characters a number of a query may have: a side or a square has at most 6 digits
-/// and `T` at most 20, so this leaves room for leading zeros. A longer word is refused as soon
-/// as it is this long, without reading the rest of it (an endless stream of zeros ends at once).
-pub const MAX_FIELD_CHARS: usize = 64;
-
-/// The most queries one input may hold: 10 million, some 100 MB of judge input. The queries
-/// and their answers are kept until the end, so this bounds the memory they take (a few GiB
-/// at most with their answers); a larger input is refused, to be split.
-pub const MAX_QUERIES: u64 = 10_000_000;
-
-/// An upper bound on the number of decimal digits of any count of tours on `board` (open or
-/// closed, from a start or the directed total), to refuse an absurd count before reading it.
-///
-/// A directed open tour of `n` squares is a start (`n` ways), a first move (at most 8) and
-/// `n - 2` more moves, each to one of at most 7 squares (a knight has at most 8 moves and one
-/// of them goes back): at most `n · 8 · 7^(n-2)` tours in all, and a count from one start, or
-/// of closed tours, is no larger. The bound is one digit above that, for rounding: 23 digits
-/// for 5x5 (whose total is 1728), 845,105 for 1000x1000.
-pub fn max_count_digits(board: Board) -> u64 {
-    let squares = board.squares();
-    if squares < 3 {
-        return 1;
-    }
-    let log10 = (squares as f64).log10() + 8f64.log10() + (squares - 2) as f64 * 7f64.log10();
-    log10.floor() as u64 + 2
 }
 
 /// A whitespace-separated word of the input with its line.
@@ -383,7 +254,7 @@ fn judge<R: Read>(words: &mut Words<R>, t: Word) -> Result<Vec<Query>, InputErro
     }
     let expected = announced * 4;
     let mut queries = Vec::with_capacity(announced.min(1 << 16) as usize);
-    let mut shape = Shape::new(t.line);
+    let mut shape = LineShape::new(t.line);
     let (mut numbers, mut lines) = ([0u64; 4], [0usize; 4]);
     let mut read = 0u64;
     while let Some(word) = words.next()? {
@@ -439,7 +310,7 @@ fn judge<R: Read>(words: &mut Words<R>, t: Word) -> Result<Vec<Query>, InputErro
 
 /// The number of words on each line after `T`, kept only as far as needed to explain why the
 /// words do not make `T` queries of four numbers: the first line that does not hold four.
-struct Shape {
+struct LineShape {
     /// The line of `T` (its other words are queries written on the same line).
     t_line: usize,
     /// The line being read and its words so far.
@@ -448,9 +319,9 @@ struct Shape {
     first_odd: Option<(usize, usize)>,
 }
 
-impl Shape {
+impl LineShape {
     fn new(t_line: usize) -> Self {
-        Shape {
+        LineShape {
             t_line,
             current: None,
             first_odd: None,
@@ -500,11 +371,6 @@ fn wrong_count(found: usize) -> String {
     } else {
         format!("expected 4 numbers (ROWS COLS ROW COL), found {found}")
     }
-}
-
-/// `one` for 1, `many` for any other number: `plural(n, "query", "queries")`.
-pub fn plural<'a, N: PartialEq + From<u8>>(n: N, one: &'a str, many: &'a str) -> &'a str {
-    if n == N::from(1) { one } else { many }
 }
 
 /// The two shapes of a batch file.
@@ -600,251 +466,5 @@ fn list<R: Read>(words: &mut Words<R>) -> Result<Vec<Query>, InputError> {
             numbers[*found] = number(word, QUERY_FIELDS[*found], Place::Line)?;
         }
         *found += 1;
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn err(text: &str) -> String {
-        parse_judge(text).unwrap_err().to_string()
-    }
-
-    #[test]
-    fn parses_the_sample() {
-        let queries = parse_judge("2\n5 4 0 0\n3 4 0 0\n").unwrap();
-        assert_eq!(queries.len(), 2);
-        assert_eq!(queries[0].board, Board::new(5, 4).unwrap());
-        assert_eq!(queries[1].line, 3);
-    }
-
-    #[test]
-    fn any_whitespace_is_fine() {
-        let queries = parse_judge("  2 \r\n5\t4 0 0\n\n 3 4  0 0").unwrap();
-        assert_eq!(queries.len(), 2);
-        assert_eq!(parse_judge("2 5 4 0 0 3 4 0 0").unwrap().len(), 2);
-        assert_eq!(parse_judge("0\n").unwrap().len(), 0);
-    }
-
-    #[test]
-    fn batch_lists_and_judge_files() {
-        let batch = parse_batch("# a comment\n\n5 4 0 0  # corner\n3 4 1 0\n").unwrap();
-        assert_eq!(batch.format, BatchFormat::List);
-        assert_eq!(batch.queries.len(), 2);
-        assert_eq!(batch.queries[0].line, 3);
-        let batch = parse_batch("# judge\n2\n5 4 0 0\n3 4 0 0\n").unwrap();
-        assert_eq!(batch.format, BatchFormat::Judge);
-        assert_eq!(batch.queries[1].line, 4);
-        let err = |t: &str| parse_batch(t).unwrap_err().to_string();
-        assert_eq!(
-            err("5 4 0 0\n5 4 0\n"),
-            "line 2: expected 4 numbers (ROWS COLS ROW COL), found 3: COL is missing"
-        );
-        assert_eq!(
-            err("5 4 0 0\n5 y 0\n"),
-            "line 2: COLS 'y' is not a whole number"
-        );
-        assert_eq!(
-            err("5 4 0 0\n5 4 0 9\n"),
-            "line 2: COL is 9, outside the 5x4 board (columns are 0 to 3)"
-        );
-        assert_eq!(
-            err("# nothing\n"),
-            "the input has no queries (only blank lines or comments)"
-        );
-    }
-
-    #[test]
-    fn errors_name_line_and_field() {
-        assert_eq!(
-            err(""),
-            "the input is empty; expected T (the number of queries) on the first line"
-        );
-        assert_eq!(err("x\n"), "line 1: T 'x' is not a whole number");
-        assert_eq!(
-            err("1\n5 x 0 0\n"),
-            "line 2: COLS 'x' is not a whole number (query 1)"
-        );
-        assert_eq!(
-            err("1\n5 4 -1 0\n"),
-            "line 2: ROW is -1, a negative number (query 1)"
-        );
-        assert_eq!(
-            err("2\n5 4 0\n3 4 0 0\n"),
-            "line 2: expected 4 numbers (ROWS COLS ROW COL), found 3: COL is missing"
-        );
-        assert_eq!(
-            err("1\n5 4 0 0 7\n"),
-            "line 2: expected 4 numbers (ROWS COLS ROW COL), found 5"
-        );
-        assert_eq!(
-            err("3\n5 4 0 0\n3 4 0 0\n"),
-            "line 1: T is 3 but only 2 queries follow"
-        );
-        assert_eq!(
-            err("1\n5 4 0 0\n3 4 0 0\n"),
-            "line 3: unexpected query: T on line 1 is 1, and more queries follow"
-        );
-        assert_eq!(
-            err("1\n0 4 0 0\n"),
-            "line 2: ROWS is 0; a board has at least 1 row and 1 column (query 1)"
-        );
-        assert_eq!(
-            err("1\n5 4 5 0\n"),
-            "line 2: ROW is 5, outside the 5x4 board (query 1; rows are 0 to 4)"
-        );
-        assert_eq!(
-            err("1\n5 4 0 99999999999999999999999999999999999999999\n"),
-            "line 2: COL is 9999999999999999999999999999999999999999…, far too large (query 1)"
-        );
-    }
-
-    #[test]
-    fn a_query_over_two_lines_is_named_by_its_place() {
-        assert_eq!(
-            err("2\n5 4 0\nx 3 4 0 0\n"),
-            "line 3: COL 'x' is not a whole number (query 1, which starts on line 2)"
-        );
-        assert_eq!(
-            err("2\n5 4 0\n9 3 4 0 0\n"),
-            "line 3: COL is 9, outside the 5x4 board (query 1, which starts on line 2; columns are 0 to 3)"
-        );
-        assert_eq!(
-            err("2\n5 4 0 0\n3 y 0 0\n"),
-            "line 3: COLS 'y' is not a whole number (query 2)"
-        );
-        // Spread over lines but complete: accepted, each query keeps the line it starts on.
-        let queries = parse_judge("2\n5 4\n0 0 3\n4 0 0\n").unwrap();
-        assert_eq!(
-            queries.iter().map(|q| q.line).collect::<Vec<_>>(),
-            vec![2, 3]
-        );
-    }
-
-    #[test]
-    fn one_line_and_old_mac_line_breaks_read_alike_in_both_readers() {
-        let expected = parse_judge("2\n5 4 0 0\n3 4 0 0\n").unwrap();
-        for text in [
-            "2\r5 4 0 0\r3 4 0 0\r",
-            "2\r\n5 4 0 0\r\n3 4 0 0",
-            "\u{feff}2\n5 4 0 0\n3 4 0 0\n",
-        ] {
-            assert_eq!(parse_judge(text).unwrap(), expected, "{text:?}");
-            let batch = parse_batch(text).unwrap();
-            assert_eq!(batch.format, BatchFormat::Judge);
-            assert_eq!(batch.queries, expected, "{text:?}");
-        }
-        let one_line = parse_judge("1 5 4 0 0").unwrap();
-        assert_eq!(one_line[0].line, 1);
-        assert_eq!(parse_batch("1 5 4 0 0").unwrap().queries, one_line);
-        assert_eq!(
-            parse_batch("2 5 4 0 0 # two\n3 4 0 0")
-                .unwrap()
-                .queries
-                .len(),
-            2
-        );
-        // Old Mac line breaks count lines in errors too.
-        assert_eq!(
-            err("2\r5 4 0 0\r3 x 0 0\r"),
-            "line 3: COLS 'x' is not a whole number (query 2)"
-        );
-        assert_eq!(
-            parse_batch("5 4 0 0\r3 4 x 0\r").unwrap_err().to_string(),
-            "line 2: ROW 'x' is not a whole number"
-        );
-    }
-
-    #[test]
-    fn invisible_characters_are_shown_and_a_leading_bom_skipped() {
-        assert_eq!(
-            err("1\n5 4 0 \0\n"),
-            "line 2: COL '\\0' is not a whole number (query 1)"
-        );
-        assert_eq!(
-            err("1\n\u{feff}5 4 0 0\n"),
-            "line 2: ROWS '<U+FEFF>5' is not a whole number (query 1)"
-        );
-        assert_eq!(
-            err("\u{1b}[31m\n"),
-            "line 1: T '<U+001B>[31m' is not a whole number"
-        );
-        assert_eq!(parse_judge("\u{feff}1\n5 4 0 0\n").unwrap().len(), 1);
-    }
-
-    #[test]
-    fn bounds_end_the_reading_with_short_messages() {
-        let zeros = "0".repeat(1000);
-        let message = err(&zeros);
-        assert_eq!(
-            message,
-            format!(
-                "line 1: T is longer than {MAX_FIELD_CHARS} characters: '{}…'",
-                "0".repeat(MAX_ECHO_CHARS)
-            )
-        );
-        let message = err(&format!("1\n5 4 0 {}", "\0".repeat(1000)));
-        assert!(
-            message.starts_with("line 2: COL is longer than 64 characters: '\\0\\0"),
-            "{message}"
-        );
-        assert!(message.len() < 200, "{message}");
-        let message = parse_batch(&format!("5 4 0 0\n{}x", " ".repeat(MAX_LINE_BYTES)))
-            .unwrap_err()
-            .to_string();
-        assert_eq!(
-            message,
-            format!("line 2: the line is longer than {MAX_LINE_BYTES} bytes (1 MiB)")
-        );
-        assert_eq!(
-            err("20000000\n"),
-            "line 1: T is 20000000; at most 10000000 queries are read at once (split the input)"
-        );
-        assert_eq!(
-            err("1\n5 4 0 0 x y\n"),
-            "line 2: expected 4 numbers (ROWS COLS ROW COL), found 6"
-        );
-        assert_eq!(
-            err("1\n5 4 0 0\n\u{fffd}\u{0}"),
-            "line 3: expected 4 numbers (ROWS COLS ROW COL), found 1: COLS ROW COL is missing"
-        );
-        assert!(err("ab\n\u{e9}x\n").contains("not a whole number"));
-        assert_eq!(
-            read_judge(&b"1\n5 4 \xff 0\n"[..]).unwrap_err().to_string(),
-            "line 2: the input is not text: invalid UTF-8 at byte 6"
-        );
-    }
-
-    #[test]
-    fn count_digits_are_bounded_by_the_board() {
-        let digits = |r, c| max_count_digits(Board::new(r, c).unwrap());
-        assert_eq!(digits(1, 1), 1);
-        assert_eq!(digits(1, 2), 1);
-        assert_eq!(digits(5, 5), 23);
-        assert_eq!(digits(1000, 1000), 845_105);
-        assert!(digits(100_000, 100_000) < 9_000_000_000);
-        // Above every published total: 8x8 has 19,591,828,170,979,904 directed open tours.
-        assert!(digits(8, 8) > 17);
-        assert!(digits(3, 4) >= 2);
-    }
-
-    #[test]
-    fn batch_format_is_told_by_the_first_line() {
-        let err = |t: &str| parse_batch(t).unwrap_err().to_string();
-        assert_eq!(
-            err("5 4 0\n5 4 0 0\n"),
-            "line 1: expected 4 numbers (ROWS COLS ROW COL), found 3: COL is missing"
-        );
-        assert_eq!(
-            err("# a list\n5 4 0 0\n5 4 0 0 9 9\n"),
-            "line 3: expected 4 numbers (ROWS COLS ROW COL), found 6"
-        );
-        assert_eq!(parse_batch("0\n").unwrap().queries.len(), 0);
-        assert_eq!(parse_batch("0\n").unwrap().format, BatchFormat::Judge);
-        assert_eq!(
-            err("1 5 4 0 0\n3 4 0 0\n"),
-            "line 2: unexpected query: T on line 1 is 1, and more queries follow"
-        );
     }
 }

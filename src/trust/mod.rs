@@ -18,6 +18,13 @@
 //!
 //! None of these makes a count right; each can prove one wrong, cheaply. Only a recount by an
 //! engine confirms a count (`crate::verify`).
+//!
+//! This file holds the checks of a count; `served.rs` the gate every answer read from a store
+//! passes ([`served::lookup`]), and `provenance.rs` the rules of how an answer is recorded:
+//! which engine name may stand behind which question, its seconds and its time.
+
+pub mod provenance;
+pub mod served;
 
 use std::fmt;
 
@@ -25,7 +32,7 @@ use num_bigint::BigUint;
 
 use crate::board::{Board, KNIGHT_MOVES, Square};
 use crate::existence::{NoTour, no_tour_for};
-use crate::question::{Question, TourKind};
+use crate::question::{Question, Shape, TourKind};
 
 /// Why a count cannot be right, with what it should have been.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -101,7 +108,7 @@ pub fn check_count(question: &Question, count: &BigUint) -> Result<(), Contradic
             Err(Contradiction::Theorem(reason))
         };
     }
-    let directed_total = question.kind == TourKind::Closed || question.start.is_none();
+    let directed_total = question.shape() == Shape::Total;
     if directed_total && board.squares() > 1 && count.bit(0) {
         return Err(Contradiction::Odd(question.kind));
     }
@@ -119,13 +126,13 @@ pub fn check_count(question: &Question, count: &BigUint) -> Result<(), Contradic
 /// starts known, `complete` when every start is): the total is the sum of all of them, and at
 /// least the sum of some.
 pub fn check_total(total: &BigUint, sum: &BigUint, complete: bool) -> Result<(), Contradiction> {
-    if complete && total != sum {
-        Err(Contradiction::StartsSum(sum.clone()))
-    } else if !complete && total < sum {
-        Err(Contradiction::StartsExceed(sum.clone()))
-    } else {
-        Ok(())
-    }
+    check_sum(
+        total,
+        sum,
+        complete,
+        Contradiction::StartsSum,
+        Contradiction::StartsExceed,
+    )
 }
 
 /// The weighted sum of the counts of an open board's starts that `known` has, and whether it
@@ -134,28 +141,20 @@ pub fn starts_sum<'a>(
     board: Board,
     known: impl Fn(&Question) -> Option<&'a BigUint>,
 ) -> (BigUint, bool) {
-    let mut sum = BigUint::ZERO;
-    let mut complete = true;
-    for (start, weight) in Question::starts_of_board(board, TourKind::Open) {
-        match known(&start) {
-            Some(count) => sum += count * weight,
-            None => complete = false,
-        }
-    }
-    (sum, complete)
+    sum_known(Question::starts_of_board(board, TourKind::Open), known)
 }
 
 /// Checks the open tours from a start against its pairs' counts (`sum` of the counts of the
 /// pairs known, `complete` when every end square's is): the count is the sum of all of them,
 /// and at least the sum of some.
 pub fn check_start(count: &BigUint, sum: &BigUint, complete: bool) -> Result<(), Contradiction> {
-    if complete && count != sum {
-        Err(Contradiction::PairsSum(sum.clone()))
-    } else if !complete && count < sum {
-        Err(Contradiction::PairsExceed(sum.clone()))
-    } else {
-        Ok(())
-    }
+    check_sum(
+        count,
+        sum,
+        complete,
+        Contradiction::PairsSum,
+        Contradiction::PairsExceed,
+    )
 }
 
 /// The sum of the counts of the pairs from `start` (an open start question: a canonical board
@@ -165,11 +164,122 @@ pub fn pairs_sum<'a>(
     start: &Question,
     known: impl Fn(&Question) -> Option<&'a BigUint>,
 ) -> (BigUint, bool) {
+    sum_known(start.pairs_from().map(|pair| (pair, 1)), known)
+}
+
+/// What an open count is the sum of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Parts {
+    /// An open board total: the weighted sum of its starts ([`check_total`]).
+    Starts,
+    /// The open tours from a start: the sum of its pairs, one per end square ([`check_start`]).
+    Pairs,
+}
+
+impl Parts {
+    /// The parts `question` is the sum of, if any: an open total's starts, an open start's
+    /// pairs.
+    pub fn of(question: &Question) -> Option<Parts> {
+        match (question.kind, question.shape()) {
+            (TourKind::Open, Shape::Total) => Some(Parts::Starts),
+            (TourKind::Open, Shape::From(_)) => Some(Parts::Pairs),
+            _ => None,
+        }
+    }
+}
+
+/// A count that the counts of its parts contradict: their sum, and whether every part was
+/// known.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PartsFault {
+    /// Which parts.
+    pub parts: Parts,
+    /// The sum of the parts known.
+    pub sum: BigUint,
+    /// Every part was known (the count must equal the sum; else be at least it).
+    pub complete: bool,
+}
+
+impl PartsFault {
+    /// The count's subject in a message: `the total of 5x5`, or the start's question.
+    pub fn subject(&self, question: &Question) -> String {
+        match self.parts {
+            Parts::Starts => format!("the total of {}", question.board),
+            Parts::Pairs => question.to_string(),
+        }
+    }
+
+    /// What the parts found in `place` say, before their sum: `its starts in this file add up
+    /// to`, `the pairs from it in this file and the store already add up to more:`.
+    pub fn words(&self, place: &str) -> String {
+        match (self.parts, self.complete) {
+            (Parts::Starts, true) => format!("its starts in {place} add up to"),
+            (Parts::Starts, false) => {
+                format!("the starts of it in {place} already add up to more:")
+            }
+            (Parts::Pairs, true) => format!("its pairs in {place} add up to"),
+            (Parts::Pairs, false) => {
+                format!("the pairs from it in {place} already add up to more:")
+            }
+        }
+    }
+}
+
+/// Checks the `count` of `question` against the counts `known` has of its parts, when it is
+/// the sum of `parts` ([`Parts::of`]; Ok for any other question): [`check_total`] or
+/// [`check_start`].
+pub fn check_parts<'a>(
+    question: &Question,
+    count: &BigUint,
+    parts: Parts,
+    known: impl Fn(&Question) -> Option<&'a BigUint>,
+) -> Result<(), PartsFault> {
+    if Parts::of(question) != Some(parts) {
+        return Ok(());
+    }
+    let (sum, complete) = match parts {
+        Parts::Starts => starts_sum(question.board, known),
+        Parts::Pairs => pairs_sum(question, known),
+    };
+    let checked = match parts {
+        Parts::Starts => check_total(count, &sum, complete),
+        Parts::Pairs => check_start(count, &sum, complete),
+    };
+    checked.map_err(|_| PartsFault {
+        parts,
+        sum,
+        complete,
+    })
+}
+
+/// A count that is the sum of its parts: equal to the sum of all of them (`complete`), at
+/// least the sum of some; otherwise the contradiction `equal` or `exceed` makes of the sum.
+fn check_sum(
+    count: &BigUint,
+    sum: &BigUint,
+    complete: bool,
+    equal: fn(BigUint) -> Contradiction,
+    exceed: fn(BigUint) -> Contradiction,
+) -> Result<(), Contradiction> {
+    if complete && count != sum {
+        Err(equal(sum.clone()))
+    } else if !complete && count < sum {
+        Err(exceed(sum.clone()))
+    } else {
+        Ok(())
+    }
+}
+
+/// The weighted sum of the counts of `parts` that `known` has, and whether it has them all.
+fn sum_known<'a>(
+    parts: impl IntoIterator<Item = (Question, u64)>,
+    known: impl Fn(&Question) -> Option<&'a BigUint>,
+) -> (BigUint, bool) {
     let mut sum = BigUint::ZERO;
     let mut complete = true;
-    for pair in start.pairs_from() {
-        match known(&pair) {
-            Some(count) => sum += count,
+    for (part, weight) in parts {
+        match known(&part) {
+            Some(count) => sum += count * weight,
             None => complete = false,
         }
     }
@@ -203,10 +313,12 @@ pub fn tour_bound(question: &Question) -> BigUint {
     });
     // Tours from a square of this degree: P / f(deg) · max(1, deg).
     let from = |degree: usize| &product / later(degree) * first(degree);
-    match (question.kind, question.start) {
+    match (question.kind, question.shape()) {
         // A pair's tours are some of its start's: the start's bound holds for them.
-        (TourKind::Open, Some(start)) => from(degree_of(board, start)),
-        (TourKind::Open, None) => degrees
+        (TourKind::Open, Shape::From(start) | Shape::Between(start, _)) => {
+            from(degree_of(board, start))
+        }
+        (TourKind::Open, Shape::Total) => degrees
             .iter()
             .enumerate()
             .filter(|(_, squares)| **squares > 0)
@@ -316,8 +428,9 @@ fn line_kinds(n: u32) -> Vec<(u8, u64)> {
 mod tests {
     use super::*;
 
+    /// The board of `r` rows and `c` columns (every one the tests name is one).
     fn board(r: u32, c: u32) -> Board {
-        Board::new(r, c).unwrap()
+        Board::new(r, c).expect("a board the tests name")
     }
 
     #[test]
@@ -384,25 +497,26 @@ mod tests {
     #[test]
     fn totals_against_starts() {
         let (two, four) = (BigUint::from(2u32), BigUint::from(4u32));
-        assert_eq!(check_total(&four, &four, true), Ok(()));
-        assert_eq!(
-            check_total(&four, &two, true),
-            Err(Contradiction::StartsSum(two.clone()))
-        );
-        assert_eq!(check_total(&four, &two, false), Ok(()));
-        assert_eq!(
-            check_total(&two, &four, false),
-            Err(Contradiction::StartsExceed(four.clone()))
-        );
-        assert_eq!(
-            check_start(&four, &two, true),
-            Err(Contradiction::PairsSum(two.clone()))
-        );
-        assert_eq!(check_start(&four, &two, false), Ok(()));
-        assert_eq!(
-            check_start(&two, &four, false),
-            Err(Contradiction::PairsExceed(four))
-        );
+        type Check = fn(&BigUint, &BigUint, bool) -> Result<(), Contradiction>;
+        type Make = fn(BigUint) -> Contradiction;
+        let cases: [(Check, Make, Make); 2] = [
+            (
+                check_total,
+                Contradiction::StartsSum,
+                Contradiction::StartsExceed,
+            ),
+            (
+                check_start,
+                Contradiction::PairsSum,
+                Contradiction::PairsExceed,
+            ),
+        ];
+        for (check, equal, exceed) in cases {
+            assert_eq!(check(&four, &four, true), Ok(()));
+            assert_eq!(check(&four, &two, true), Err(equal(two.clone())));
+            assert_eq!(check(&four, &two, false), Ok(()));
+            assert_eq!(check(&two, &four, false), Err(exceed(four.clone())));
+        }
     }
 
     /// The pairs from a start, each looked up in its canonical form, on a board turned both

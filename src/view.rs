@@ -1,0 +1,101 @@
+//! What a count request shows — a count from a square, between two squares, a per-square
+//! table, a board's closed tours or its totals — for the two front ends that show counts:
+//! `knights count` and the server's `/api/count`. Each builds a [`View`] from its own
+//! arguments; the questions it needs, the engines' check and the table come from here.
+
+use num_bigint::BigUint;
+
+use crate::board::{Board, Square};
+use crate::count::CountTable;
+use crate::error::Error;
+use crate::question::{PairError, Question, TourKind};
+use crate::resolve::{self, Resolution, Settings};
+
+/// What a count request shows, as `knights count` does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum View {
+    /// Tours from one square (`count ROWS COLS ROW COL`).
+    Start(Board, Square, TourKind),
+    /// The open tours from every square, with the totals (`count ROWS COLS`).
+    Table(Board),
+    /// The closed tours of a board (`count ROWS COLS --closed`).
+    Closed(Board),
+    /// The open totals alone (`count ROWS COLS --total`).
+    Total(Board),
+    /// Open tours from one square to another (`count ROWS COLS ROW COL --to ROW2 COL2`).
+    Pair(Board, Square, Square),
+}
+
+impl View {
+    /// The view of open tours between `start` and `end` on `board`, once the pair rule holds
+    /// ([`crate::question::check_pair`]).
+    pub fn pair(board: Board, start: Square, end: Square) -> Result<View, PairError> {
+        crate::question::check_pair(board, start, end)?;
+        Ok(View::Pair(board, start, end))
+    }
+
+    /// The board shown.
+    pub fn board(self) -> Board {
+        match self {
+            View::Start(board, ..)
+            | View::Table(board)
+            | View::Closed(board)
+            | View::Total(board)
+            | View::Pair(board, ..) => board,
+        }
+    }
+
+    /// The canonical question whose count is shown (a table's: its total).
+    pub fn shown(self) -> Question {
+        match self {
+            View::Start(board, square, kind) => Question::from_start(board, square, kind),
+            View::Closed(board) => Question::total(board, TourKind::Closed),
+            View::Total(board) | View::Table(board) => Question::total(board, TourKind::Open),
+            View::Pair(board, start, end) => Question::between(board, start, end),
+        }
+    }
+
+    /// The canonical questions whose answers make the view; the first is the one shown.
+    pub fn questions(self) -> Vec<Question> {
+        let shown = std::iter::once(self.shown());
+        match self {
+            View::Table(board) => shown
+                .chain(
+                    Question::starts_of_board(board, TourKind::Open)
+                        .into_iter()
+                        .map(|(q, _)| q),
+                )
+                .collect(),
+            _ => shown.collect(),
+        }
+    }
+
+    /// Refuses, before any store is touched, a view the engine asked for cannot count; a
+    /// table is checked before its starts are listed ([`resolve::check_table`]).
+    pub fn check_engines(self, settings: &Settings) -> Result<(), Error> {
+        match self {
+            View::Table(board) => resolve::check_table(board, settings),
+            view => resolve::check_engines(&view.questions(), settings),
+        }
+    }
+
+    /// The count shown ([`View::shown`]), from `resolution`, which answered the view.
+    pub fn count(self, resolution: &Resolution) -> &BigUint {
+        resolution.count(&self.shown())
+    }
+
+    /// The per-square table of open tours of the view's board, from `resolution`, which
+    /// answered a [`View::Table`].
+    pub fn table(self, resolution: &Resolution) -> CountTable {
+        let board = self.board();
+        let counts = board
+            .all_squares()
+            .map(|square| {
+                resolution
+                    .count(&Question::from_start(board, square, TourKind::Open))
+                    .clone()
+            })
+            .collect();
+        CountTable::new(board, counts)
+    }
+}
