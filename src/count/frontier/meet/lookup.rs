@@ -134,9 +134,9 @@ fn join_class<T: Tally + Copy + Into<u128>>(
             let on_cut = tour_ends.count_ones() as usize;
             let top_ends = if open { 2 - bottom_ends - on_cut } else { 0 };
             let mut top_degrees = 0u32;
-            for i in 0..cut {
+            for (i, moves) in extra.iter().enumerate().take(cut) {
                 let end = u32::from(tour_ends & (1 << i) != 0);
-                top_degrees |= (2 - end - extra[i] - bottom_degree(i)) << (2 * i);
+                top_degrees |= (2 - end - moves - bottom_degree(i)) << (2 * i);
             }
             let top_class = class_key(top_degrees, top_ends as u32);
             if tops.class(top_class).is_empty() {
