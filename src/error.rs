@@ -194,11 +194,13 @@ impl From<&Error> for Failure {
 }
 
 impl fmt::Display for Failure {
+    /// Why, then the remedy in the library's words.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.remedy {
-            Some(remedy) => write!(f, "{}; {remedy}", self.why),
-            None => f.write_str(&self.why),
+        f.write_str(&self.why)?;
+        if let Some(remedy) = self.remedy {
+            write!(f, "; {remedy}")?;
         }
+        Ok(())
     }
 }
 
