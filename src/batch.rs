@@ -6,8 +6,8 @@ use std::collections::HashSet;
 
 use num_bigint::BigUint;
 
-use crate::error::Error;
-use crate::input::{InputError, Query};
+use crate::error::{Error, Failure};
+use crate::input::Query;
 use crate::question::{Question, TourKind};
 use crate::resolve::{self, Progress, Settings};
 use crate::store::Store;
@@ -16,7 +16,7 @@ use crate::store::Store;
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct BatchAnswers {
     /// One count per query, in input order, or why that query has none.
-    pub counts: Vec<Result<BigUint, String>>,
+    pub counts: Vec<Result<BigUint, Failure>>,
     /// Queries answered from the store.
     pub from_store: usize,
     /// Queries answered by computing.
@@ -42,7 +42,10 @@ pub fn check_queries(queries: &[Query], kind: TourKind, settings: &Settings) -> 
         settings
             .engine
             .choose(&question)
-            .map_err(|e| InputError::at(query.line, e.to_string()))?;
+            .map_err(|error| Error::AtLine {
+                line: query.line,
+                error: Box::new(error),
+            })?;
     }
     Ok(())
 }
@@ -63,7 +66,7 @@ pub fn answer_queries(
         .collect();
     let resolution = resolve::resolve_each(&questions, store, settings, progress)?;
     let distinct: HashSet<&Question> = questions.iter().collect();
-    let counts: Vec<Result<BigUint, String>> = questions
+    let counts: Vec<Result<BigUint, Failure>> = questions
         .iter()
         .map(|q| match resolution.failed.get(q) {
             Some(why) => Err(why.clone()),

@@ -1,6 +1,8 @@
 //! The library's error type. It wraps the errors of the modules below it (board, question,
 //! input, store, memory) and adds the failures of the work itself.
 
+use std::fmt;
+
 use crate::board::{Board, BoardError};
 use crate::input::InputError;
 use crate::memory::{SizeError, human_bytes};
@@ -52,9 +54,10 @@ pub enum Error {
         max_width: u32,
     },
 
-    /// Counts from one square of a board that no engine gives on one machine.
+    /// Counts from one square of a board that no engine gives on one machine. What can be
+    /// counted instead is its [`Remedy`].
     #[error(
-        "counts from one square of the {board} board are beyond one machine (no engine here would finish them); what it can count on this board: its closed tours (--closed), and tours between two squares (--to ROW2 COL2), which `knights shards plan {} {}` lists as shards for many machines", board.rows(), board.cols()
+        "counts from one square of the {board} board are beyond one machine (no engine here would finish them)"
     )]
     BeyondOneMachine {
         /// The board.
@@ -68,8 +71,8 @@ pub enum Error {
         board: Board,
     },
 
-    /// A layer of the frontier engine outgrew the memory budget.
-    #[error("the frontier engine's layer reached {states} states ({}) at square {square} of the {board} board, over its memory budget of {}{}; allow more with --memory", human_bytes(*bytes), human_bytes(*budget), if *shared_by > 1 { format!(" (the {} budget shared by {shared_by} tasks)", human_bytes(budget * shared_by)) } else { String::new() })]
+    /// A layer of the frontier engine outgrew the memory budget (its [`Remedy`]: more).
+    #[error("the frontier engine's layer reached {states} states ({}) at square {square} of the {board} board, over its memory budget of {}{}", human_bytes(*bytes), human_bytes(*budget), if *shared_by > 1 { format!(" (the {} budget shared by {shared_by} tasks)", human_bytes(budget * shared_by)) } else { String::new() })]
     MemoryBudget {
         /// The board (turned so that rows are the short side).
         board: Board,
@@ -85,8 +88,9 @@ pub enum Error {
         shared_by: u64,
     },
 
-    /// A tour of the board would need more memory than the budget allows.
-    #[error("a tour of the {board} board ({} squares) needs about {} of memory, over the budget of {}; allow more with --memory", board.squares(), human_bytes(*needed), human_bytes(*budget))]
+    /// A tour of the board would need more memory than the budget allows (its [`Remedy`]:
+    /// more).
+    #[error("a tour of the {board} board ({} squares) needs about {} of memory, over the budget of {}", board.squares(), human_bytes(*needed), human_bytes(*budget))]
     TourTooLarge {
         /// The board.
         board: Board,
@@ -133,15 +137,95 @@ pub enum Error {
     #[error(transparent)]
     InvalidMemorySize(#[from] SizeError),
 
+    /// An error of one line of an input (a query that no engine can count, say).
+    #[error("line {line}: {error}")]
+    AtLine {
+        /// The line (1-based).
+        line: usize,
+        /// What is wrong with it.
+        error: Box<Error>,
+    },
+
     /// A broken invariant of the library (a bug, not the user's input).
     #[error("internal error: {0}")]
     Internal(String),
 }
 
+/// What to change to get past an error, in the library's words; a front end names it in its
+/// own terms (an option of the command line, a parameter of the server).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Remedy {
+    /// Allow the engines more memory.
+    MoreMemory,
+    /// Ask what can be counted on this board instead: its closed tours, and tours between two
+    /// squares (which a plan of shards lists for many machines).
+    OtherQuestions(Board),
+}
+
+impl fmt::Display for Remedy {
+    /// The remedy in the library's words, for a message that no front end words.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Remedy::MoreMemory => f.write_str("allow more memory"),
+            Remedy::OtherQuestions(_) => f.write_str(
+                "what it can count on this board: its closed tours, and tours between two squares, which a plan of shards lists for many machines",
+            ),
+        }
+    }
+}
+
+/// Why a question got no count, and what to change: an error made into a value that can be
+/// kept beside the answers of the other questions (`knights batch`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Failure {
+    /// What went wrong, without the remedy.
+    pub why: String,
+    /// What to change.
+    pub remedy: Option<Remedy>,
+}
+
+impl From<&Error> for Failure {
+    fn from(error: &Error) -> Self {
+        Failure {
+            why: error.to_string(),
+            remedy: error.remedy(),
+        }
+    }
+}
+
+impl fmt::Display for Failure {
+    /// Why, then the remedy in the library's words.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.why)?;
+        if let Some(remedy) = self.remedy {
+            write!(f, "; {remedy}")?;
+        }
+        Ok(())
+    }
+}
+
 impl Error {
+    /// What to change to get past this error, if the user can ([`Remedy`]).
+    pub fn remedy(&self) -> Option<Remedy> {
+        match self {
+            Error::MemoryBudget { .. } | Error::TourTooLarge { .. } => Some(Remedy::MoreMemory),
+            Error::BeyondOneMachine { board } => Some(Remedy::OtherQuestions(*board)),
+            Error::AtLine { error, .. } => error.remedy(),
+            _ => None,
+        }
+    }
+
+    /// The error with its remedy in the library's words (where no front end words it).
+    pub fn with_remedy(&self) -> String {
+        Failure::from(self).to_string()
+    }
+
     /// True when the error is the user's input being wrong (as opposed to the work failing):
     /// the command-line tool exits with code 2 for these.
     pub fn is_bad_input(&self) -> bool {
+        if let Error::AtLine { error, .. } = self {
+            return error.is_bad_input();
+        }
         matches!(
             self,
             Error::Board(_)

@@ -27,13 +27,15 @@
 //! * [`exchange`]: the export file format read back (import), checked record by record before
 //!   the store sees it; [`output`]: writing answers as text tables, JSON, CSV or SVG pictures
 //!   (which takes the file formats' names from [`exchange`]).
-//! * [`resolve`]: answering questions from the store or by computing them.
+//! * [`resolve`]: answering questions from the store or by computing them: the engine policy
+//!   ([`resolve::engine`]) and the one gate of answers entering a store ([`resolve::admit`]).
 //! * [`view`]: what a count request shows (a count, a table, totals), for `knights count` and
 //!   the server alike.
-//! * [`verify`]: checking what an import would add and what the store holds — the checks of
-//!   [`trust`], the engines' reach, and recounts by the engines.
-//! * [`shards`]: one board's count split into independent shards for many machines: plans,
-//!   workers' runs (through [`resolve`]) and the merge of their stores, with its own
+//! * [`verify`]: checking what the store holds — the checks of [`trust`], the engines' reach,
+//!   and recounts by the engines.
+//! * [`shards`]: one board's count split into independent shards for many machines: plans (by
+//!   start, by pair or both, each shard for one worker or more), workers' runs (through
+//!   [`resolve`]) and the merge of their stores (through [`resolve::admit`]), with its own
 //!   [`shards::ShardError`].
 //! * [`batch`]: answering lists of queries in input order; [`series`]: tables of board totals,
 //!   `ROWS × n` for a range of `n`; [`precompute`]: choosing boards to fill the store with.

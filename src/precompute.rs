@@ -124,7 +124,7 @@ impl BoardSelection {
             }
             (None, None) => {
                 return Err(invalid(
-                    "say which boards: --boards AxB..CxD and/or --max-squares N".into(),
+                    "say which boards: a range of sizes, a most number of squares, or both".into(),
                 ));
             }
         }

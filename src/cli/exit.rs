@@ -10,6 +10,7 @@
 
 use std::process::ExitCode;
 
+use knights::error::{Failure, Remedy};
 use knights::shards::ShardError;
 
 /// An error found by the command line itself, with its exit code.
@@ -51,15 +52,50 @@ impl CliError {
 const NO_TOUR: u8 = 3;
 const INTERRUPTED: u8 = 130;
 
-/// Prints `err` as one line on standard error and gives its exit code.
+/// Prints `err` as one line on standard error and gives its exit code; where the library's
+/// error says what to change, the option that changes it ends the line.
 pub fn report(err: &anyhow::Error) -> ExitCode {
     let code = exit_code(err);
     if code == NO_TOUR {
         eprintln!("{err}");
     } else {
-        eprintln!("error: {err:#}");
+        match library_error(err).and_then(knights::Error::remedy) {
+            Some(remedy) => eprintln!("error: {err:#}; {}", remedy_words(remedy)),
+            None => eprintln!("error: {err:#}"),
+        }
     }
     ExitCode::from(code)
+}
+
+/// The command line's words for what to change: the options to use.
+pub fn remedy_words(remedy: Remedy) -> String {
+    match remedy {
+        Remedy::MoreMemory => "allow more with --memory".into(),
+        Remedy::OtherQuestions(board) => format!(
+            "what it can count on this board: its closed tours (--closed), and tours between two squares (--to ROW2 COL2), which `knights shards plan {} {}` lists as shards for many machines",
+            board.rows(),
+            board.cols()
+        ),
+    }
+}
+
+/// A query's failure in the command line's words.
+pub fn failure_words(failure: &Failure) -> String {
+    match failure.remedy {
+        Some(remedy) => format!("{}; {}", failure.why, remedy_words(remedy)),
+        None => failure.why.clone(),
+    }
+}
+
+/// The library's error in `err`'s chain, if there is one.
+fn library_error(err: &anyhow::Error) -> Option<&knights::Error> {
+    err.chain().find_map(|cause| {
+        cause.downcast_ref::<knights::Error>().or_else(|| {
+            cause
+                .downcast_ref::<ShardError>()
+                .and_then(ShardError::library)
+        })
+    })
 }
 
 /// 2 for bad input, 3 when no tour exists, 130 for an interrupted run, 1 for anything else.

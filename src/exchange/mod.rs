@@ -67,9 +67,11 @@ pub fn read_answers(
 ///
 /// The file is read as a stream ([`TextReader`]: UTF-8, a line of at most
 /// [`crate::input::MAX_LINE_BYTES`]) and only the answers are kept. A field other than the count
-/// may have at most [`MAX_FIELD_CHARS`] characters, a count at most the digits its board allows
-/// ([`max_count_digits`], checked before the number is read), a file at most [`MAX_QUERIES`]
-/// records. Messages quote the file through [`echo`].
+/// may have at most [`MAX_FIELD_CHARS`](crate::input::MAX_FIELD_CHARS) characters, a count at
+/// most the digits its board allows ([`max_count_digits`](crate::input::max_count_digits),
+/// checked before the number is read), a file at most
+/// [`MAX_QUERIES`](crate::input::MAX_QUERIES) records. Messages quote the file through
+/// [`echo`](crate::input::echo).
 pub fn read_answers_from<R: Read>(
     reader: R,
     format: ExchangeFormat,

@@ -228,7 +228,7 @@ pub fn parse_judge(text: &str) -> Result<Vec<Query>, InputError> {
 /// query that spans lines is named with the line it starts on.
 ///
 /// Errors: an empty input, a `T` or a field that is not a whole number (or longer than
-/// [`MAX_FIELD_CHARS`]), a line longer than [`MAX_LINE_BYTES`], text that is not UTF-8, a line
+/// [`MAX_FIELD_CHARS`]), a line longer than [`MAX_LINE_BYTES`](super::MAX_LINE_BYTES), text that is not UTF-8, a line
 /// with the wrong number of fields, a `T` that does not match the number of queries or is above
 /// [`MAX_QUERIES`], a board side of 0 and a start outside its board.
 pub fn read_judge<R: Read>(reader: R) -> Result<Vec<Query>, InputError> {

@@ -34,7 +34,7 @@ use num_bigint::BigUint;
 use crate::cancel::CancelFlag;
 use crate::count::frontier::FrontierStats;
 use crate::count::memo::MemoStats;
-use crate::error::Error;
+use crate::error::{Error, Failure};
 use crate::memory::MemoryBudget;
 use crate::question::{Question, Shape, TourKind};
 use crate::store::{Answer, SUM, Store, THEOREM};
@@ -80,7 +80,7 @@ pub struct Resolution {
     pub engine_stats: EngineStats,
     /// Questions that could not be answered, with why ([`resolve_each`] only: [`resolve`]
     /// stops at the first).
-    pub failed: BTreeMap<Question, String>,
+    pub failed: BTreeMap<Question, Failure>,
     /// What the user should know about how answers were found (e.g. an engine that stopped on
     /// the memory budget and the one that took over), one sentence each.
     pub notes: Vec<String>,
@@ -232,7 +232,7 @@ fn resolve_questions(
         .filter(|q| known.contains_key(q))
         .copied()
         .collect();
-    let mut failed: BTreeMap<Question, String> = BTreeMap::new();
+    let mut failed: BTreeMap<Question, Failure> = BTreeMap::new();
     let (mut to_compute, extra) = plan(&asked, &known, settings, keep_going, &mut failed)?;
     // The starts that totals are the sums of: what the store has of them, and the rest to
     // compute.
@@ -285,7 +285,7 @@ fn plan(
     known: &HashMap<Question, Answer>,
     settings: &Settings,
     keep_going: bool,
-    failed: &mut BTreeMap<Question, String>,
+    failed: &mut BTreeMap<Question, Failure>,
 ) -> Result<(Chosen, Chosen), Error> {
     let mut to_compute: BTreeMap<Question, Choice> = BTreeMap::new();
     let mut extra: BTreeMap<Question, Choice> = BTreeMap::new();
@@ -293,7 +293,7 @@ fn plan(
         let choice = match settings.engine.choose(question) {
             Ok(choice) => choice,
             Err(e) if keep_going => {
-                failed.insert(*question, e.to_string());
+                failed.insert(*question, Failure::from(&e));
                 continue;
             }
             Err(e) => return Err(e),
@@ -313,7 +313,7 @@ fn plan(
                     extra.insert(start, choice);
                 }
                 Err(e) if keep_going => {
-                    failed.insert(*question, e.to_string());
+                    failed.insert(*question, Failure::from(&e));
                 }
                 Err(e) => return Err(e),
             }

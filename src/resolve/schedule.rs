@@ -14,7 +14,7 @@ use super::{EngineStats, Incoming, Progress, Settings, admit};
 use crate::board::{Board, Square};
 use crate::cancel::CancelFlag;
 use crate::count::frontier;
-use crate::error::Error;
+use crate::error::{Error, Failure};
 use crate::memory::MemoryBudget;
 use crate::question::{Question, Shape, TourKind};
 use crate::store::{Answer, Store, StoreError};
@@ -32,7 +32,7 @@ pub(super) fn compute(
     mut store: Option<&mut Store>,
     settings: &Settings,
     progress: &mut dyn FnMut(Progress<'_>),
-    mut failed: Option<&mut BTreeMap<Question, String>>,
+    mut failed: Option<&mut BTreeMap<Question, Failure>>,
     notes: &mut Vec<String>,
 ) -> Result<EngineStats, Error> {
     let mut stats = EngineStats::default();
@@ -117,7 +117,7 @@ pub(super) fn compute(
                     if failed.is_some() && !matches!(e, Error::Interrupted) =>
                 {
                     if let Some(failed) = failed.as_deref_mut() {
-                        failed.insert(question, e.to_string());
+                        failed.insert(question, Failure::from(&e));
                     }
                 }
                 Message::Failed(_, e) => {

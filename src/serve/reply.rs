@@ -4,7 +4,7 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
-use crate::error::Error;
+use crate::error::{Error, Remedy};
 use crate::output::to_json;
 
 /// A request the server does not answer with a count: the status and why, in one line.
@@ -61,9 +61,10 @@ impl From<Error> for ApiError {
             e if e.is_bad_input() => StatusCode::BAD_REQUEST,
             _ => StatusCode::INTERNAL_SERVER_ERROR,
         };
-        let message = match error {
-            Error::Interrupted => "the computation was stopped before it finished".to_string(),
-            e => e.to_string(),
+        let message = match (&error, error.remedy()) {
+            (Error::Interrupted, _) => "the computation was stopped before it finished".to_string(),
+            (e, Some(remedy)) => format!("{e}; {}", remedy_words(remedy)),
+            (e, None) => e.to_string(),
         };
         ApiError::new(status, message)
     }
@@ -78,6 +79,17 @@ impl From<crate::board::BoardError> for ApiError {
 impl From<crate::store::StoreError> for ApiError {
     fn from(error: crate::store::StoreError) -> Self {
         Error::from(error).into()
+    }
+}
+
+/// The server's words for what to change: its parameters, and for memory, the operator's
+/// option (a client cannot change it).
+pub fn remedy_words(remedy: Remedy) -> String {
+    match remedy {
+        Remedy::MoreMemory => {
+            "this server's memory budget is set when it starts (knights serve --memory)".into()
+        }
+        Remedy::OtherQuestions(_) => "what it can count on this board: its closed tours (kind=closed), and tours between two squares (row and col with to_row and to_col)".into(),
     }
 }
 

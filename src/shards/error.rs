@@ -102,6 +102,14 @@ impl ShardError {
         }))
     }
 
+    /// The library's error inside, if that is what this is.
+    pub fn library(&self) -> Option<&Error> {
+        match self {
+            ShardError::Library(e) => Some(e),
+            _ => None,
+        }
+    }
+
     /// True when the error is the user's input being wrong (exit code 2 on the command line):
     /// a plan or workers that do not fit, stores that contradict each other or themselves (as
     /// an import of them would be refused). Shards not computed yet are work not done (1).

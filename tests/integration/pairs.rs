@@ -208,7 +208,7 @@ fn the_resolver_answers_every_canonical_pair() {
 /// engines' own limits hold.
 #[test]
 fn the_engine_rule_takes_pairs() {
-    let board = Board::new(7, 8).unwrap();
+    let board = Board::new(8, 8).unwrap();
     let start = Square::new(0, 0);
     let pair = Question::between(board, start, Square::new(6, 6));
     let from = Question::from_start(board, start, knights::question::TourKind::Open);

@@ -9,7 +9,7 @@ use knights::input::{self, BatchFormat, plural};
 use knights::output::{self, Format, StartCount};
 use knights::question::TourKind;
 
-use crate::cli::exit::CliError;
+use crate::cli::exit::{CliError, failure_words};
 use crate::cli::flags::{EngineArgs, KindFlag};
 use crate::cli::io::{WorkBar, in_file, open_input, print};
 use crate::cli::session::Session;
@@ -65,7 +65,7 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
             .zip(&answers.counts)
             .map(|(q, count)| match count {
                 Ok(count) => StartCount::new(q.board, q.start, kind, count.clone()),
-                Err(why) => StartCount::failed(q.board, q.start, kind, why),
+                Err(why) => StartCount::failed(q.board, q.start, kind, &failure_words(why)),
             })
             .collect();
         format.exporter().start_counts(&records)?
@@ -96,7 +96,7 @@ fn not_counted(queries: &[input::Query], answers: &BatchAnswers) -> Result<()> {
     let mut failures = queries
         .iter()
         .zip(&answers.counts)
-        .filter_map(|(q, count)| count.as_ref().err().map(|why| (q.line, why)));
+        .filter_map(|(q, count)| count.as_ref().err().map(|why| (q.line, failure_words(why))));
     match failures.next() {
         None => Ok(()),
         Some((line, why)) => Err(CliError {

@@ -45,6 +45,12 @@ pub struct Args {
 }
 
 pub fn run(args: Args, session: &Session) -> Result<()> {
+    if args.boards.is_none() && args.max_squares.is_none() {
+        return Err(CliError::bad_input(
+            "say which boards: --boards AxB..CxD and/or --max-squares N",
+        )
+        .into());
+    }
     let selection = BoardSelection {
         range: args.boards,
         min_squares: args.min_squares,

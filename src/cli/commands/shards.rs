@@ -23,9 +23,11 @@ use crate::cli::values::{CountFormatArg, EngineArg, parse_side};
 #[command(after_help = "\
 A board's per-square table of open tours is a weighted sum of independent questions: one per
 symmetry class of start squares (--by start), or of (start, end) pairs (--by pair, the default
-on boards whose counts from one square are beyond one machine, such as 8x8). A plan lists
-them as shards; each worker computes its share into its own store file (--db), on any machine
-and under any scheduler; a merge checks every shard and adds them up.
+on boards whose counts from one square are beyond one machine, such as 8x8), or both
+(--by both: the merge checks every start against the sum of its pairs). A plan lists them as
+shards; each worker computes its share into its own store file (--db), on any machine and under
+any scheduler (with --replicas 2, every shard is computed by two different workers); a merge
+checks every shard as an import is checked, the copies against each other, and adds them up.
 
 Examples:
   knights shards plan 6 6 -o plan.jsonl
@@ -72,15 +74,18 @@ enum PlanFormatArg {
 #[derive(Debug, clap::Args)]
 #[command(after_help = "\
 The plan (JSON lines by default) starts with a header that describes the board, the split and
-the plan's version:
+the plan's version (and \"replicas\":N at its end when each shard goes to N > 1 workers):
   {\"plan\":\"knights shards\",\"version\":1,\"rows\":6,\"cols\":7,\"by\":\"start\",\"shards\":12,\"weight\":42}
 then one line per shard:
   {\"id\":\"6x7-s0\",\"rows\":6,\"cols\":7,\"row\":0,\"col\":0,\"weight\":4,\"estimate\":42}
   - id: BOARD-sN (by start) or BOARD-pN (by pair) on the board turned to rows <= cols; N is the
-    shard's place in the plan. Ids never change for a board and split within a plan version.
+    shard's place among the shards of its split (by both: the shards by start, then by pair,
+    with the ids of their own plans). Ids never change for a board and split within a plan
+    version.
   - rows, cols, row, col (and to_row, to_col by pair): the canonical question.
   - weight: how many squares (by start) or ordered pairs of distinct squares (by pair) of the
-    board the question stands for. Weights add up to the squares, or squares x (squares - 1).
+    board the question stands for. Weights add up to the squares, or squares x (squares - 1),
+    or by both to squares x squares.
   - estimate: a relative cost, not a time (only ratios within one plan mean anything): where the
     frontier engine meets in the middle, one join plus the squares its pass takes before each
     fixed end above the cut (measured: earlier ends cost more); elsewhere the board's squares
@@ -88,7 +93,8 @@ then one line per shard:
     of an open tour differ in colour on an even board and are both of the corners' colour on an
     odd one). These zeros are in the plan, so that the weights account for every pair; they cost
     nothing to run.
-CSV has the header as a comment line `# knights shards plan version=1 rows=... by=...`, then
+CSV has the header as a comment line `# knights shards plan version=1 rows=... by=...` (and
+` replicas=N`), then
 `id,rows,cols,row,col,to_row,to_col,weight,estimate` (to_row, to_col empty by start).
 
 Reading a plan checks it against the plan of its board and split; a changed, repeated, missing
@@ -96,7 +102,9 @@ or truncated line is refused with its line number (exit 2).
 
 Examples:
   knights shards plan 6 6 -o plan.jsonl
-  knights shards plan 8 8 --by pair --format csv -o plan.csv")]
+  knights shards plan 8 8 --by pair --format csv -o plan.csv
+  knights shards plan 7 7 --replicas 2 -o plan.jsonl       every shard for two workers
+  knights shards plan 6 6 --by both -o plan.jsonl          starts checked against their pairs")]
 struct PlanArgs {
     /// Number of rows.
     #[arg(value_parser = parse_side)]
@@ -124,9 +132,11 @@ struct PlanArgs {
 #[derive(Debug, clap::Args)]
 #[command(after_help = "\
 Worker I of N computes the shards whose place in the plan is I modulo N, into the store given by
---db (or $KNIGHTS_DB): give every worker a store file of its own. What the store already has is
-skipped and every answer is saved as it is finished, so a worker that was stopped (Ctrl-C, a
-kill, a lost machine) is simply run again.
+--db (or $KNIGHTS_DB): give every worker a store file of its own. A plan with replicas R gives
+copy c of the shard at place P to worker (P + c x floor(N / R)) modulo N, so N must be at least R
+and the copies go to different workers. What the store already has is skipped and every answer
+is saved as it is finished, so a worker that was stopped (Ctrl-C, a kill, a lost machine) is
+simply run again.
 
 Examples:
   knights --db w1.db shards run plan.jsonl --worker 1 --workers 4
@@ -152,12 +162,17 @@ struct RunArgs {
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = "\
-Every store is read, never written; every shard must be in one of them, with the same count in
-every store that has it, and a count that no theorem, parity or bound contradicts. Then the
-per-square table and the board's open total are stored in the store of --db (or $KNIGHTS_DB) as
-ordinary answers (source `merged from FILE`), all or nothing, and the table is printed as
-`knights count` prints it. By pair, the pairs are stored too, and each start's count is the sum
-of its pairs (every tour from it ends on another square): engine `sum`, source `sum of pairs`.
+Every store is read, never written; every shard must be in one of them (in as many different
+stores as the plan's replicas), with the same count in every store that has it (else the shard
+and both stores are named, exit 2). A worker's store is checked as an import is: a count that
+no theorem, parity or bound allows, that a recount refutes (boards of at most 30 squares), or
+that differs from the store of --db is refused naming the record and its store (exit 2). Then
+the per-square table and the board's open total are stored in the store of --db (or
+$KNIGHTS_DB) as ordinary answers (source `merged from FILE`), all or nothing, and the table is
+printed as `knights count` prints it. By pair, the pairs are stored too, and each start's count
+is the sum of its pairs (every tour from it ends on another square): engine `sum`, source `sum
+of pairs`. By both, every start must be the sum of its pairs (else the start, its store and the
+sum are named, exit 2). Shards not all computed yet: exit 1.
 
 Examples:
   knights shards merge plan.jsonl --from w0.db w1.db w2.db
@@ -175,6 +190,10 @@ struct MergeArgs {
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = "\
+A shard is done when it is in as many different stores as the plan's replicas (one, unless the
+plan says) and its copies agree; the others are listed as missing, in fewer stores than the
+replicas, or conflicting.
+
 Example:
   knights shards status plan.jsonl --from w0.db w1.db w2.db")]
 struct StatusArgs {

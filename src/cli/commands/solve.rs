@@ -7,6 +7,7 @@ use knights::input::{self, InputError};
 use knights::output;
 
 use crate::cli::commands::batch::answer_batch;
+use crate::cli::exit::failure_words;
 use crate::cli::flags::{EngineArgs, KindFlag};
 use crate::cli::io::{in_file, open_input, print};
 use crate::cli::session::Session;
@@ -51,7 +52,7 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
             count.as_ref().map_err(|why| {
                 in_file(
                     &name,
-                    InputError::at(query.line, format!("no count: {why}")),
+                    InputError::at(query.line, format!("no count: {}", failure_words(why))),
                 )
             })
         })
