@@ -139,6 +139,36 @@ fn seven_by_seven_table_adds_up_to_the_published_total() {
     check_shipped_table(7, 7, "19023006776");
 }
 
+/// Counts the starts `squares` of the `rows x cols` board again with the library and checks
+/// each against the shipped table; returns the table.
+fn recount_from(
+    rows: u32,
+    cols: u32,
+    squares: &[(u32, u32)],
+) -> Vec<(knights::Square, num_bigint::BigUint)> {
+    let table = shipped_table(rows, cols);
+    let board = knights::Board::new(rows, cols).unwrap();
+    let squares: Vec<knights::Square> = squares
+        .iter()
+        .map(|&(r, c)| knights::Square::new(r, c))
+        .collect();
+    let mut got = Vec::new();
+    knights::count::frontier::count_from_each(
+        board,
+        &squares,
+        knights::MemoryBudget::DEFAULT,
+        &knights::CancelFlag::new(),
+        &mut |square, count| got.push((square, count)),
+    )
+    .unwrap();
+    assert_eq!(got.len(), squares.len());
+    for (square, count) in got {
+        let shipped = &table.iter().find(|(s, _)| *s == square).unwrap().1;
+        assert_eq!(&count, shipped, "{board} from {square}");
+    }
+    table
+}
+
 /// Recounts the 7x7 table from squares the shipped file does not name (mirror images of its
 /// canonical starts, some above the cut and some on it, so that both ways the frontier engine
 /// counts a start meet other code), and the centre, with the library; then the centre again as
@@ -148,25 +178,8 @@ fn seven_by_seven_table_adds_up_to_the_published_total() {
 #[ignore]
 fn seven_by_seven_recount() {
     use knights::count::frontier;
-    let table = shipped_table(7, 7);
+    let table = recount_from(7, 7, &[(0, 6), (2, 0), (1, 5), (3, 1), (2, 4), (3, 3)]);
     let board = knights::Board::new(7, 7).unwrap();
-    let squares: Vec<knights::Square> = [(0, 6), (2, 0), (1, 5), (3, 1), (2, 4), (3, 3)]
-        .into_iter()
-        .map(|(r, c)| knights::Square::new(r, c))
-        .collect();
-    let mut got = Vec::new();
-    frontier::count_from_each(
-        board,
-        &squares,
-        knights::MemoryBudget::DEFAULT,
-        &knights::CancelFlag::new(),
-        &mut |square, count| got.push((square, count)),
-    )
-    .unwrap();
-    for (square, count) in got {
-        let shipped = &table.iter().find(|(s, _)| *s == square).unwrap().1;
-        assert_eq!(&count, shipped, "7x7 from {square}");
-    }
     // The centre's count is the sum of its pairs: one per class of ends under the symmetries
     // that keep the centre in place, times the class's size.
     let centre = knights::Square::new(3, 3);
@@ -204,25 +217,5 @@ fn seven_by_eight_table_adds_up_to_the_published_total() {
 #[test]
 #[ignore]
 fn seven_by_eight_recount() {
-    use knights::count::frontier;
-    let table = shipped_table(7, 8);
-    let board = knights::Board::new(7, 8).unwrap();
-    let squares: Vec<knights::Square> = [(6, 0), (5, 2), (0, 4)]
-        .into_iter()
-        .map(|(r, c)| knights::Square::new(r, c))
-        .collect();
-    let mut got = Vec::new();
-    frontier::count_from_each(
-        board,
-        &squares,
-        knights::MemoryBudget::DEFAULT,
-        &knights::CancelFlag::new(),
-        &mut |square, count| got.push((square, count)),
-    )
-    .unwrap();
-    assert_eq!(got.len(), squares.len());
-    for (square, count) in got {
-        let shipped = &table.iter().find(|(s, _)| *s == square).unwrap().1;
-        assert_eq!(&count, shipped, "7x8 from {square}");
-    }
+    recount_from(7, 8, &[(6, 0), (5, 2), (0, 4)]);
 }

@@ -42,6 +42,18 @@ pub(super) struct JoinRules<'a> {
     pub(super) required: u32,
 }
 
+impl JoinRules<'_> {
+    /// The rules of an open join on a cut of `cut` squares with the self-turned moves `fixed`.
+    pub(super) fn open(cut: usize, fixed: &[(usize, usize)], required: u32) -> JoinRules<'_> {
+        JoinRules {
+            cut,
+            fixed,
+            open: true,
+            required,
+        }
+    }
+}
+
 /// The number of tours (each path or cycle once) made of a top state of `tops` and a bottom
 /// state of `bottoms` (a half's states turned 180 degrees: cut square `i` of a bottom is square
 /// `cut - 1 - i` of the top), or `None` when a sum of counts overflows 128 bits. Tops kept a

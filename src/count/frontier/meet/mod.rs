@@ -203,12 +203,7 @@ fn meet_starts_word<Wd: Word, T: Tally + Into<u128> + Copy>(
         let layer = all.top_half::<Wd, T>(budget, cancel, &mut stats)?;
         all.classes::<Wd, T>(layer, &codec, cut, offset, true)?
     };
-    let rules = |required: u32| JoinRules {
-        cut,
-        fixed: &fixed,
-        open: true,
-        required,
-    };
+    let rules = |required: u32| JoinRules::open(cut, &fixed, required);
     let asked = all.asked();
     for &start in starts {
         asked.check_square(start)?;
@@ -279,12 +274,7 @@ fn meet_pair_word<Wd: Word, T: Tally + Into<u128> + Copy>(
         let layer = plan.top_half::<Wd, T>(budget, cancel, &mut stats)?;
         plan.classes::<Wd, T>(layer, &codec, cut, offset, true)
     };
-    let rules = JoinRules {
-        cut,
-        fixed: &fixed,
-        open: true,
-        required,
-    };
+    let rules = JoinRules::open(cut, &fixed, required);
     let square = |v: usize| all.square(v);
     // A half's pass fixes both ends wherever they are: an end beyond the cut is still to come
     // for the whole pass, so the half has no tour end but its own (fewer states).

@@ -46,12 +46,7 @@ fn both(all: &Plan, tops: &Plan, bottoms: &Plan, required: u32) -> (BigUint, Big
     let look_bottoms = bottoms
         .classes::<u64, u64>(half(bottoms), &codec, cut, offset, true)
         .unwrap();
-    let rules = JoinRules {
-        cut,
-        fixed: &fixed,
-        open: true,
-        required,
-    };
+    let rules = JoinRules::open(cut, &fixed, required);
     let lookup = all
         .lookup(&look_tops, &look_bottoms, rules, &cancel)
         .unwrap();
