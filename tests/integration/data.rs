@@ -156,7 +156,7 @@ fn recount_from(
     knights::count::frontier::count_from_each(
         board,
         &squares,
-        knights::MemoryBudget::DEFAULT,
+        knights::MemoryBudget::from_bytes(16 << 30),
         &knights::CancelFlag::new(),
         &mut |square, count| got.push((square, count)),
     )
