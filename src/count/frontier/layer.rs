@@ -1,5 +1,7 @@
 //! Layers: a layer maps each state to its number of ways, split into shards by key; each square
-//! turns one layer into the next, on both cores.
+//! turns one layer into the next, on both cores. A layer being filled is a hash map a shard,
+//! where equal states meet; once full, each shard is kept as two plain arrays (keys and counts,
+//! 16 bytes a state with 64-bit counts), which is all that reading it needs.
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -16,6 +18,67 @@ use super::tally::Tally;
 use crate::cancel::CancelFlag;
 use crate::error::Error;
 use crate::memory::MemoryBudget;
+
+/// A finished layer: its shards, each the states of one range of key hashes.
+pub(super) type Layer<T> = Vec<Shard<T>>;
+
+/// The states of one shard of a finished layer and their counts, as two arrays of one length.
+pub(super) struct Shard<T> {
+    keys: Vec<u64>,
+    counts: Vec<T>,
+}
+
+impl<T> Shard<T> {
+    /// The map's entries as arrays; the map is freed.
+    fn from_map(map: HashMap<u64, T>) -> Shard<T> {
+        let mut keys = Vec::with_capacity(map.len());
+        let mut counts = Vec::with_capacity(map.len());
+        for (key, count) in map {
+            keys.push(key);
+            counts.push(count);
+        }
+        Shard { keys, counts }
+    }
+
+    fn single(key: u64, count: T) -> Shard<T> {
+        Shard {
+            keys: vec![key],
+            counts: vec![count],
+        }
+    }
+
+    fn empty() -> Shard<T> {
+        Shard {
+            keys: Vec::new(),
+            counts: Vec::new(),
+        }
+    }
+
+    pub(super) fn len(&self) -> usize {
+        self.keys.len()
+    }
+
+    /// The bytes the arrays hold.
+    pub(super) fn bytes(&self) -> u64 {
+        (self.keys.capacity() * std::mem::size_of::<u64>()
+            + self.counts.capacity() * std::mem::size_of::<T>()) as u64
+    }
+
+    /// The states and their counts, by reference.
+    #[cfg(test)]
+    pub(super) fn iter(&self) -> impl Iterator<Item = (u64, &T)> {
+        self.keys.iter().copied().zip(self.counts.iter())
+    }
+}
+
+impl<T> IntoIterator for Shard<T> {
+    type Item = (u64, T);
+    type IntoIter = std::iter::Zip<std::vec::IntoIter<u64>, std::vec::IntoIter<T>>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.keys.into_iter().zip(self.counts)
+    }
+}
 
 /// Layers are split into this many maps, by key, so that both cores can fill one layer and
 /// each map is freed as soon as it has been read.
@@ -136,15 +199,16 @@ impl Plan {
     pub(super) fn advance<Wd: Word, T: Tally>(
         &self,
         codec: &Codec,
-        layer: Vec<HashMap<u64, T>>,
+        layer: Layer<T>,
         step: &Step<Wd>,
         budget: MemoryBudget,
         cancel: &CancelFlag,
         stats: &mut FrontierStats,
-    ) -> Result<(Vec<HashMap<u64, T>>, T), Error> {
-        let states_in: usize = layer.iter().map(HashMap::len).sum();
-        // Sized for a layer like the last one, so that the maps rarely grow while filled.
-        let expected = states_in / SHARDS;
+    ) -> Result<(Layer<T>, T), Error> {
+        let states_in: usize = layer.iter().map(Shard::len).sum();
+        // Sized for half a layer like the last one: the maps grow once or twice while filled,
+        // and hold little more than they need while the layer they read is still whole.
+        let expected = states_in / SHARDS / 2;
         let next: Vec<Mutex<HashMap<u64, T>>> = (0..SHARDS)
             .map(|_| Mutex::new(HashMap::with_capacity(expected)))
             .collect();
@@ -154,10 +218,7 @@ impl Plan {
         // What the maps hold: the layer being read (each shard is freed once it is read) and
         // the next one as it fills.
         let bytes = AtomicU64::new(
-            layer
-                .iter()
-                .map(|m| m.allocation_size() as u64)
-                .sum::<u64>()
+            layer.iter().map(Shard::bytes).sum::<u64>()
                 + next
                     .iter()
                     .map(|m| m.lock().map_or(0, |m| m.allocation_size() as u64))
@@ -175,11 +236,11 @@ impl Plan {
                 || over_budget.load(Ordering::Relaxed)
                 || cancel.is_cancelled()
         };
-        let process = |buffers: &mut Vec<Vec<(u64, T)>>, shard: HashMap<u64, T>| {
+        let process = |buffers: &mut Vec<Vec<(u64, T)>>, shard: Shard<T>| {
             if stop() {
                 return;
             }
-            let shard_bytes = shard.allocation_size() as u64;
+            let shard_bytes = shard.bytes();
             let mut done = T::zero();
             let mut local_made = 0u64;
             let flush = |target: usize, buffer: &mut Vec<(u64, T)>| {
@@ -252,12 +313,11 @@ impl Plan {
         if overflow.load(Ordering::Relaxed) {
             return Err(Error::Overflow { board: self.board });
         }
-        let layer: Vec<HashMap<u64, T>> = next
+        let maps: Vec<HashMap<u64, T>> = next
             .into_iter()
             .map(|m| m.into_inner().expect("no thread panics holding a shard"))
             .collect();
-        let states: u64 = layer.iter().map(|m| m.len() as u64).sum();
-        let held: u64 = layer.iter().map(|m| m.allocation_size() as u64).sum();
+        let states: u64 = maps.iter().map(|m| m.len() as u64).sum();
         if over_budget.load(Ordering::Relaxed) {
             return Err(Error::MemoryBudget {
                 board: self.board,
@@ -268,6 +328,9 @@ impl Plan {
                 shared_by: 1,
             });
         }
+        // Each map becomes arrays and is freed, a few at a time.
+        let layer: Layer<T> = maps.into_par_iter().map(Shard::from_map).collect();
+        let held: u64 = layer.iter().map(Shard::bytes).sum();
         stats.transitions += made.load(Ordering::Relaxed);
         stats.peak_both_bytes = stats.peak_both_bytes.max(peak.load(Ordering::Relaxed));
         if states > stats.peak_states {
@@ -283,10 +346,10 @@ impl Plan {
 
 /// The layer before the first square: its one state, whose window holds squares that do not
 /// exist (done), in one way.
-pub(super) fn first_layer<Wd: Word, T: Tally>(codec: &Codec) -> Vec<HashMap<u64, T>> {
+pub(super) fn first_layer<Wd: Word, T: Tally>(codec: &Codec) -> Layer<T> {
     let initial = codec.initial::<Wd>();
-    let mut layer: Vec<HashMap<u64, T>> = (0..SHARDS).map(|_| HashMap::new()).collect();
-    layer[shard_of(initial)].insert(initial, T::one());
+    let mut layer: Layer<T> = (0..SHARDS).map(|_| Shard::empty()).collect();
+    layer[shard_of(initial)] = Shard::single(initial, T::one());
     layer
 }
 

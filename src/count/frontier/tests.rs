@@ -257,3 +257,80 @@ fn pairs_meet_in_the_middle() {
         }
     }
 }
+
+/// Every layer the engine builds (hash maps while filled, arrays once full, on both cores) holds
+/// the states and counts of one plain map filled square by square on one thread, for the whole
+/// board and for meeting halves, every mode.
+#[test]
+fn compact_layers_hold_what_one_hash_map_holds() {
+    use hashbrown::HashMap;
+
+    use super::layer::first_layer;
+    use super::rules::Outcome;
+    use super::state::Codec;
+
+    let cancel = CancelFlag::new();
+    for (rows, cols) in [(3, 8), (4, 6), (5, 5), (5, 6), (6, 6)] {
+        let board = Board::new(rows, cols).unwrap();
+        let modes = [
+            FrontierMode::Closed,
+            FrontierMode::OpenAll,
+            FrontierMode::OpenFrom(Square::new(0, 1)),
+            FrontierMode::Between(Square::new(0, 0), Square::new(rows - 1, cols - 1)),
+        ];
+        for mode in modes {
+            for purpose in [Purpose::Count, Purpose::Meet] {
+                let plan = Plan::new(board, mode, purpose).unwrap();
+                let codec = Codec::new(plan.k);
+                let heights = plan.h..=plan.h;
+                let last = if purpose == Purpose::Meet && plan.can_cut_open() {
+                    plan.cut().1
+                } else {
+                    plan.n - 1
+                };
+                let mut layer = first_layer::<u64, u64>(&codec);
+                let mut plain: HashMap<u64, u64> = HashMap::new();
+                plain.insert(codec.initial::<u64>(), 1);
+                let mut stats = FrontierStats::default();
+                for v in 0..=last {
+                    let step = plan.step::<u64>(v, &heights);
+                    let (next, finished) = plan
+                        .advance(
+                            &codec,
+                            layer,
+                            &step,
+                            MemoryBudget::DEFAULT,
+                            &cancel,
+                            &mut stats,
+                        )
+                        .unwrap();
+                    layer = next;
+                    let mut plain_next: HashMap<u64, u64> = HashMap::new();
+                    let mut plain_finished = 0;
+                    for (&key, &count) in &plain {
+                        plan.transitions(&codec, &step, key, |outcome| match outcome {
+                            Outcome::Next(next_key, _) => {
+                                *plain_next.entry(next_key).or_default() += count
+                            }
+                            Outcome::Finished(_) => plain_finished += count,
+                        });
+                    }
+                    plain = plain_next;
+                    let compact: HashMap<u64, u64> = layer
+                        .iter()
+                        .flat_map(|shard| shard.iter().map(|(key, &count)| (key, count)))
+                        .collect();
+                    let held: usize = layer.iter().map(|shard| shard.len()).sum();
+                    assert_eq!(
+                        held,
+                        compact.len(),
+                        "{board} {mode:?} square {v}: one key once"
+                    );
+                    assert_eq!(compact, plain, "{board} {mode:?} {purpose:?} square {v}");
+                    assert_eq!(finished, plain_finished, "{board} {mode:?} square {v}");
+                }
+                assert!(stats.peak_states > 0 && stats.peak_bytes >= 16 * stats.peak_states);
+            }
+        }
+    }
+}

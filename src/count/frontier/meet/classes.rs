@@ -7,6 +7,7 @@ use hashbrown::HashMap;
 use rayon::prelude::*;
 
 use super::cut::code_degree;
+use crate::count::frontier::layer::Layer;
 use crate::count::frontier::state::{Codec, DANGLING, FIRST_LABEL, FULL, Word};
 use crate::count::frontier::tally::Tally;
 
@@ -122,7 +123,7 @@ fn same<T>(a: &CutState<T>, b: &CutState<T>) -> bool {
 /// classes keep them so, a pair at a time (see [`CutClasses`]). `None` when a sum of equal
 /// reductions overflows `T`.
 pub(super) fn cut_classes<Wd: Word, T: Tally + Copy>(
-    layer: Vec<HashMap<u64, T>>,
+    layer: Layer<T>,
     codec: &Codec,
     cut: usize,
     offset: usize,

@@ -6,6 +6,7 @@ use rayon::prelude::*;
 
 use super::cut::{chosen_moves, code_degree, label_partner};
 use crate::cancel::CancelFlag;
+use crate::count::frontier::layer::Layer;
 use crate::count::frontier::state::{Codec, FIRST_LABEL, FULL, Word};
 use crate::count::frontier::tally::{ProductSum, Tally};
 use crate::error::Error;
@@ -14,7 +15,7 @@ use crate::error::Error;
 /// the moves of both halves (and the self-turned moves chosen, of `fixed`) add up to 2, and
 /// the paths of both halves close into a single cycle.
 pub(super) fn closed_join<Wd: Word, T: Tally + Into<u128> + Copy>(
-    layer: Vec<HashMap<u64, T>>,
+    layer: Layer<T>,
     codec: &Codec,
     cut: usize,
     offset: usize,

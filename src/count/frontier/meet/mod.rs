@@ -13,12 +13,11 @@ mod open;
 #[cfg(test)]
 mod tests;
 
-use hashbrown::HashMap;
 use num_bigint::BigUint;
 
 use self::classes::{CutClasses, cut_classes};
 use self::lookup::{JoinRules, lookup_join};
-use super::layer::{by_word, first_layer};
+use super::layer::{Layer, by_word, first_layer};
 use super::plan::{FrontierMode, FrontierStats, Plan, Purpose};
 use super::state::{Codec, Word};
 use super::tally::Tally;
@@ -65,7 +64,7 @@ impl Plan {
     /// A half's last layer as the join's classes; an overflow of `T` is the plan's.
     fn classes<Wd: Word, T: Tally + Copy>(
         &self,
-        layer: Vec<HashMap<u64, T>>,
+        layer: Layer<T>,
         codec: &Codec,
         cut: usize,
         offset: usize,
@@ -133,7 +132,7 @@ impl Plan {
         budget: MemoryBudget,
         cancel: &CancelFlag,
         stats: &mut FrontierStats,
-    ) -> Result<Vec<HashMap<u64, T>>, Error> {
+    ) -> Result<Layer<T>, Error> {
         let (_, hi) = self.cut();
         let codec = Codec::new(self.k);
         let mut layer = first_layer::<Wd, T>(&codec);

@@ -6,6 +6,7 @@ use rayon::prelude::*;
 
 use super::cut::{chosen_moves, code_degree, label_partner};
 use crate::cancel::CancelFlag;
+use crate::count::frontier::layer::Layer;
 use crate::count::frontier::state::{Codec, DANGLING, FIRST_LABEL, FULL, Word};
 use crate::count::frontier::tally::{ProductSum, Tally};
 use crate::error::Error;
@@ -32,7 +33,7 @@ pub(super) struct OpenClasses<T>(HashMap<u32, [Vec<OpenCut<T>>; 3]>);
 /// Reads a top half's last layer (the cut in window slots `offset..offset + cut`) as the open
 /// join needs it, freeing the layer map by map.
 pub(super) fn open_classes<Wd: Word, T: Tally + Copy>(
-    layer: Vec<HashMap<u64, T>>,
+    layer: Layer<T>,
     codec: &Codec,
     cut: usize,
     offset: usize,

@@ -2,7 +2,6 @@
 //! start (above the cut, on it), every pair of ends on the cut or above it, and closed tours,
 //! on every board with a short side of 3 to 6 that can be cut.
 
-use hashbrown::HashMap;
 use num_bigint::BigUint;
 
 use super::closed::closed_join;
@@ -10,7 +9,7 @@ use super::open::{open_classes, open_join};
 use super::*;
 use crate::board::Board;
 
-fn half(plan: &Plan) -> Vec<HashMap<u64, u64>> {
+fn half(plan: &Plan) -> Layer<u64> {
     plan.top_half::<u64, u64>(
         MemoryBudget::DEFAULT,
         &CancelFlag::new(),
