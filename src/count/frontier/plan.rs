@@ -7,6 +7,9 @@ use crate::error::Error;
 /// The widest short side the frontier engine takes.
 pub const MAX_WIDTH: u32 = 8;
 
+/// The most squares a cut may have: the join's reduced states give each cut square four bits.
+const MAX_CUT_SQUARES: usize = 16;
+
 /// What the frontier engine counts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FrontierMode {
@@ -196,37 +199,67 @@ impl Plan {
     }
 
     /// Whether this count meets in the middle. The halves are each other's half turn, so the
-    /// cut lies between two rows (an even number of rows), or, on a board with an odd number
-    /// of squares, around the centre square (see [`Plan::cut`]).
+    /// cut lies between two rows (an even number of rows), around the centre square (an odd
+    /// number of squares), or around the middle of the middle row (see [`Plan::cut`]).
     pub(super) fn meets(&self) -> bool {
         // The join looks its partners up instead of walking pairs, so it costs about what the
         // classes at the cut hold: half the passes and a join beat one pass over the whole
         // board wherever the board can be cut (measured; the README has figures).
         let shape = match self.mode {
-            FrontierMode::Closed | FrontierMode::OpenAll => true,
+            FrontierMode::Closed => !self.odd,
+            FrontierMode::OpenAll => true,
             FrontierMode::OpenFrom(_) | FrontierMode::Between(..) => false,
         };
-        let cut = self.h.is_multiple_of(2) || self.odd && self.mode == FrontierMode::OpenAll;
-        shape && cut && self.h >= 4 && self.w >= 3
+        shape && self.can_cut_open()
     }
 
     /// Whether open paths on this board can be cut into halves that are each other's half turn
     /// (see [`Plan::cut`]), whether or not it pays.
     pub(super) fn can_cut_open(&self) -> bool {
-        (self.h.is_multiple_of(2) || self.odd) && self.h >= 4 && self.w >= 3
+        let fits = !self.cut_in_row() || self.cut_squares() <= MAX_CUT_SQUARES;
+        fits && self.h >= 4 && self.w >= 3
+    }
+
+    /// Whether the cut lies around the middle of the middle row: an odd number of rows, an even
+    /// number of squares.
+    pub(super) fn cut_in_row(&self) -> bool {
+        !self.odd && !self.h.is_multiple_of(2)
+    }
+
+    /// Whether the cut is around the centre of the board rather than between two rows.
+    fn cut_around_centre(&self) -> bool {
+        !self.h.is_multiple_of(2)
+    }
+
+    fn cut_squares(&self) -> usize {
+        let (lo, hi) = self.cut();
+        hi - lo + 1
     }
 
     /// The squares of the cut when meeting in the middle, `lo..=hi` in row-major order: the
-    /// `2W` squares of the two middle rows (an even number of rows), or the `2W + 1` squares
-    /// around the centre square (an odd number of squares). The cut is its own half turn
-    /// (square `v` turns to `n - 1 - v`); no move joins a square before it to one after it.
+    /// `2W` squares of the two middle rows (an even number of rows); the `2W + 1` squares
+    /// around the centre square (an odd number of squares); or, an odd number of rows and an
+    /// even number of squares, the `2W + 2` squares around the middle of the middle row. The cut
+    /// is its own half turn (square `v` turns to `n - 1 - v`); no move joins a square before it
+    /// to one after it (a move spans at most `2W + 1` squares).
     pub(super) fn cut(&self) -> (usize, usize) {
         if self.odd {
             let centre = (self.n - 1) / 2;
             (centre - self.w, centre + self.w)
+        } else if self.cut_in_row() {
+            (self.n / 2 - self.w - 1, self.n / 2 + self.w)
         } else {
             (self.n / 2 - self.w, self.n / 2 + self.w - 1)
         }
+    }
+
+    /// The last square of the top half's pass: the cut's last, or, where the cut (`2W + 2`
+    /// squares) is one square longer than the window, the one before it. That square takes no
+    /// move from the top half (every move it has within the cut is the bottom's or its own half
+    /// turn), so the top half sees it empty.
+    pub(super) fn last_of_top_half(&self) -> usize {
+        let (_, hi) = self.cut();
+        if self.cut_in_row() { hi - 1 } else { hi }
     }
 
     pub(super) fn corner_colour(&self, v: usize) -> bool {
@@ -257,7 +290,8 @@ impl Plan {
     /// owns their half turns. Between the two rows of an even cut, the top half owns a move
     /// whose upper end is nearer the middle column than its lower end: a rule symmetric left to
     /// right, so that the top half's states may be merged with their mirror images. Around the
-    /// centre square of an odd board it owns those whose ends add up to less than `n - 1`. A
+    /// centre of a board with an odd number of rows it owns those whose ends add up to less than
+    /// `n - 1`. A
     /// move whose ends add up to `n - 1` is its own half turn: neither half owns it (the join
     /// tries it both ways).
     pub(super) fn owned(&self, earlier: usize, later: usize) -> bool {
@@ -271,7 +305,7 @@ impl Plan {
         if earlier < lo {
             return true;
         }
-        if self.odd {
+        if self.cut_around_centre() {
             return earlier + later < self.n - 1;
         }
         let off_middle = |v: usize| (2 * (v % self.w)).abs_diff(self.w - 1);
@@ -282,7 +316,10 @@ impl Plan {
     /// row: no fixed end breaks the symmetry, no tour is read back, and meeting in the middle
     /// the cut is two whole rows (see [`Plan::owned`]).
     pub(super) fn folds_mirror_images(&self) -> bool {
-        self.mirror_fold && self.start.is_none() && !self.witness && !(self.split && self.odd)
+        self.mirror_fold
+            && self.start.is_none()
+            && !self.witness
+            && !(self.split && self.cut_around_centre())
     }
 
     /// The moves inside the cut that are their own half turn, as pairs of cut squares.

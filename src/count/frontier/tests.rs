@@ -85,6 +85,12 @@ fn open_totals_meet_in_the_middle() {
         (3, 7),
         (7, 3),
         (5, 9),
+        // An odd number of rows, an even number of squares: cut around the middle row.
+        (5, 4),
+        (4, 5),
+        (7, 4),
+        (4, 9),
+        (4, 11),
     ] {
         let board = Board::new(rows, cols).unwrap();
         let plan = Plan::new(board, FrontierMode::OpenAll, Purpose::Count).unwrap();
@@ -206,6 +212,8 @@ fn starts_meet_in_the_middle() {
         (5, 5),
         (5, 6),
         (6, 5),
+        (4, 5),
+        (7, 4),
     ] {
         let board = Board::new(rows, cols).unwrap();
         assert!(
@@ -243,7 +251,16 @@ fn starts_meet_in_the_middle() {
 #[test]
 fn pairs_meet_in_the_middle() {
     let cancel = CancelFlag::new();
-    for (rows, cols) in [(4, 4), (3, 5), (5, 3), (3, 6), (6, 3), (5, 5)] {
+    for (rows, cols) in [
+        (4, 4),
+        (3, 5),
+        (5, 3),
+        (3, 6),
+        (6, 3),
+        (5, 5),
+        (5, 4),
+        (4, 7),
+    ] {
         let board = Board::new(rows, cols).unwrap();
         for from in board.all_squares() {
             for to in board.all_squares().filter(|&to| to != from) {
@@ -284,7 +301,7 @@ fn compact_layers_hold_what_one_hash_map_holds() {
                 let codec = Codec::new(plan.k);
                 let heights = plan.h..=plan.h;
                 let last = if purpose == Purpose::Meet && plan.can_cut_open() {
-                    plan.cut().1
+                    plan.last_of_top_half()
                 } else {
                     plan.n - 1
                 };

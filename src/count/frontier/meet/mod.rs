@@ -119,11 +119,13 @@ impl Plan {
     }
 
     /// The number of cut squares, and the window slot of the first once the top half is done:
-    /// slots 1..=2W (the square before the cut stays in slot 0), or all slots 0..=2W.
+    /// slots 1..=2W (the square before the cut stays in slot 0); all slots 0..=2W; or, where
+    /// the cut is one square longer than the window, slots 0..=2W and slot 2W + 1, which is
+    /// always empty (see [`Plan::last_of_top_half`]).
     fn cut_slots(&self) -> (usize, usize) {
         let (lo, hi) = self.cut();
         let cut = hi - lo + 1;
-        (cut, self.k - cut)
+        (cut, self.k.saturating_sub(cut))
     }
 
     /// The top half's states up to the last square of the cut.
@@ -133,16 +135,16 @@ impl Plan {
         cancel: &CancelFlag,
         stats: &mut FrontierStats,
     ) -> Result<Layer<T>, Error> {
-        let (_, hi) = self.cut();
+        let last = self.last_of_top_half();
         let codec = Codec::new(self.k);
         let mut layer = first_layer::<Wd, T>(&codec);
         let heights = self.h..=self.h;
-        for v in 0..=hi {
+        for v in 0..=last {
             cancel.check()?;
             let step = self.step::<Wd>(v, &heights);
             layer = self.advance(&codec, layer, &step, budget, cancel, stats)?.0;
             let states: u64 = layer.iter().map(|m| m.len() as u64).sum();
-            cancel.report_pass(v as u64 + 1, hi as u64 + 1, states);
+            cancel.report_pass(v as u64 + 1, last as u64 + 1, states);
         }
         Ok(layer)
     }
