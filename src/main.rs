@@ -11,6 +11,7 @@ use clap::Parser;
 use knights::CancelFlag;
 
 fn main() -> ExitCode {
+    knights::memory::return_freed_memory();
     // An empty KNIGHTS_DB or KNIGHTS_MEMORY means "not set", as for most tools.
     for name in ["KNIGHTS_DB", "KNIGHTS_MEMORY"] {
         if std::env::var_os(name).is_some_and(|value| value.is_empty()) {

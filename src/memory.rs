@@ -32,6 +32,22 @@ impl MemoryBudget {
     }
 }
 
+/// Makes memory the engines free go back to the system at once, so that what the process holds
+/// is what its tables hold. The frontier engine frees a layer shard by shard while it fills the
+/// next; glibc's malloc keeps freed blocks of up to 32 MiB in its heaps once it has raised its
+/// mmap threshold (which it does as soon as a large block is freed), and those heaps, fragmented,
+/// are not given back: a fixed threshold of 256 KiB keeps every shard in a mapping of its own.
+/// A no-op elsewhere. Call it once, before any computation.
+pub fn return_freed_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        // SAFETY: mallopt only changes malloc's tuning; M_MMAP_THRESHOLD takes a size in bytes.
+        unsafe {
+            libc::mallopt(libc::M_MMAP_THRESHOLD, 256 * 1024);
+        }
+    }
+}
+
 /// The memory this process may use: the physical memory (Linux's `/proc/meminfo`), or the
 /// control group's limit when that is smaller.
 fn physical_memory() -> Option<u64> {

@@ -80,9 +80,67 @@ impl<T> IntoIterator for Shard<T> {
     }
 }
 
-/// Layers are split into this many maps, by key, so that both cores can fill one layer and
-/// each map is freed as soon as it has been read.
-const SHARDS: usize = 256;
+/// Layers are split into at least this many shards, by key, so that both cores can fill one
+/// layer and each shard is freed as soon as it has been read.
+const MIN_SHARDS: usize = 64;
+
+/// The buckets of a large layer's maps once filled. A large layer has as many shards as make
+/// each map fill `FILL` of them when the layer grows as predicted: hashbrown holds a map to at
+/// most 7/8 of its buckets, a power of two, so maps sized by count alone would be anywhere
+/// between 7/16 and 7/8 full, and hold 19 to 39 bytes a state.
+const SHARD_BUCKETS: usize = 1 << 16;
+
+/// The share of its buckets a large layer's map is expected to fill (hashbrown doubles a map
+/// at 7/8).
+const FILL: f64 = 0.8;
+
+/// The sizes of the layers so far, to predict the next: the layers grow at one column much as
+/// they did at the same column a row before.
+pub(super) struct Growth {
+    w: usize,
+    /// The states after each square, in order.
+    sizes: Vec<u64>,
+}
+
+impl Growth {
+    pub(super) fn new(w: usize) -> Growth {
+        Growth {
+            w,
+            sizes: Vec::new(),
+        }
+    }
+
+    /// The states expected after the next square, from `states_in`: the growth at the same
+    /// column a row before, damped (the layers grow more slowly towards the end of a half;
+    /// measured on 6x10, 7x7 and 7x8, this keeps the maps of the largest layers 55 to 80% full).
+    fn predict(&self, states_in: u64) -> u64 {
+        let v = self.sizes.len();
+        match v.checked_sub(self.w + 1) {
+            Some(before) if self.sizes[before] > 0 => {
+                let ratio = self.sizes[before + 1] as f64 / self.sizes[before] as f64;
+                (states_in as f64 * ratio.powf(0.6)) as u64
+            }
+            _ => states_in.saturating_mul(2),
+        }
+    }
+
+    fn record(&mut self, states: u64) {
+        self.sizes.push(states);
+    }
+}
+
+/// How a layer expected to hold `predicted` states is split: the number of shards, and the
+/// capacity each map starts with (half its buckets once full: each map doubles once, when the
+/// layer it reads is more than half freed).
+fn shard_plan(predicted: u64) -> (usize, usize) {
+    let per_shard = (SHARD_BUCKETS as f64 * FILL) as u64;
+    let shards = predicted.div_ceil(per_shard);
+    if shards > MIN_SHARDS as u64 {
+        (shards as usize, SHARD_BUCKETS / 2 * 7 / 8)
+    } else {
+        (MIN_SHARDS, (predicted / MIN_SHARDS as u64 / 2) as usize)
+    }
+}
 
 /// Transitions are handed to a shard in batches of this many.
 const BATCH: usize = 128;
@@ -170,13 +228,21 @@ impl Plan {
             ..FrontierStats::default()
         };
         let mut layer = first_layer::<Wd, T>(&codec);
+        let mut growth = Growth::new(self.w);
         let rows = *heights.end();
         let mut last_reported = 0;
         for v in 0..rows * self.w {
             cancel.check()?;
             let step = self.step::<Wd>(v, heights);
-            let (next, finished) =
-                self.advance(&codec, layer, &step, budget, cancel, &mut stats)?;
+            let (next, finished) = self.advance(
+                &codec,
+                layer,
+                &step,
+                &mut growth,
+                budget,
+                cancel,
+                &mut stats,
+            )?;
             layer = next;
             let states: u64 = layer.iter().map(|m| m.len() as u64).sum();
             cancel.report_pass(v as u64 + 1, (rows * self.w) as u64, states);
@@ -201,16 +267,15 @@ impl Plan {
         codec: &Codec,
         layer: Layer<T>,
         step: &Step<Wd>,
+        growth: &mut Growth,
         budget: MemoryBudget,
         cancel: &CancelFlag,
         stats: &mut FrontierStats,
     ) -> Result<(Layer<T>, T), Error> {
         let states_in: usize = layer.iter().map(Shard::len).sum();
-        // Sized for half a layer like the last one: the maps grow once or twice while filled,
-        // and hold little more than they need while the layer they read is still whole.
-        let expected = states_in / SHARDS / 2;
-        let next: Vec<Mutex<HashMap<u64, T>>> = (0..SHARDS)
-            .map(|_| Mutex::new(HashMap::with_capacity(expected)))
+        let (shards, capacity) = shard_plan(growth.predict(states_in as u64));
+        let next: Vec<Mutex<HashMap<u64, T>>> = (0..shards)
+            .map(|_| Mutex::new(HashMap::with_capacity(capacity)))
             .collect();
         let finished: Mutex<T> = Mutex::new(T::zero());
         let overflow = AtomicBool::new(false);
@@ -227,8 +292,7 @@ impl Plan {
         let peak = AtomicU64::new(bytes.load(Ordering::Relaxed));
         let made = AtomicU64::new(0);
         // Each worker keeps its batches between shards, so their memory is reused.
-        let workers =
-            || -> Vec<Vec<(u64, T)>> { (0..SHARDS).map(|_| Vec::with_capacity(BATCH)).collect() };
+        let workers = || -> Vec<Vec<(u64, T)>> { (0..shards).map(|_| Vec::new()).collect() };
         // A layer can take minutes on wide boards: Ctrl-C is looked at every few thousand
         // states, not only between squares.
         let stop = || {
@@ -269,7 +333,7 @@ impl Plan {
                 self.transitions(codec, step, key, |outcome| match outcome {
                     Outcome::Next(next_key, _) => {
                         local_made += 1;
-                        let target = shard_of(next_key);
+                        let target = shard_of(next_key, shards);
                         buffers[target].push((next_key, count.clone()));
                         if buffers[target].len() >= BATCH {
                             flush(target, &mut buffers[target]);
@@ -331,6 +395,7 @@ impl Plan {
         // Each map becomes arrays and is freed, a few at a time.
         let layer: Layer<T> = maps.into_par_iter().map(Shard::from_map).collect();
         let held: u64 = layer.iter().map(Shard::bytes).sum();
+        growth.record(states);
         stats.transitions += made.load(Ordering::Relaxed);
         stats.peak_both_bytes = stats.peak_both_bytes.max(peak.load(Ordering::Relaxed));
         if states > stats.peak_states {
@@ -348,11 +413,70 @@ impl Plan {
 /// exist (done), in one way.
 pub(super) fn first_layer<Wd: Word, T: Tally>(codec: &Codec) -> Layer<T> {
     let initial = codec.initial::<Wd>();
-    let mut layer: Layer<T> = (0..SHARDS).map(|_| Shard::empty()).collect();
-    layer[shard_of(initial)] = Shard::single(initial, T::one());
+    let mut layer: Layer<T> = (0..MIN_SHARDS).map(|_| Shard::empty()).collect();
+    layer[shard_of(initial, MIN_SHARDS)] = Shard::single(initial, T::one());
     layer
 }
 
-fn shard_of(key: u64) -> usize {
-    ((key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58) as usize) % SHARDS
+/// The shard of `key` among `shards`: the high bits of a hash that mixes every bit of the key
+/// (MurmurHash3's finalizer; packed keys differ in few bits), scaled.
+fn shard_of(key: u64, shards: usize) -> usize {
+    let mut hash = key;
+    hash ^= hash >> 33;
+    hash = hash.wrapping_mul(0xFF51_AFD7_ED55_8CCD);
+    hash ^= hash >> 33;
+    hash = hash.wrapping_mul(0xC4CE_B9FE_1A85_EC53);
+    hash ^= hash >> 33;
+    (((hash >> 32) * shards as u64) >> 32) as usize
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every key lands in a shard that exists, and the shards of a large layer share the keys
+    /// evenly (within a few percent of the mean), whatever their number.
+    #[test]
+    fn shards_share_keys_evenly() {
+        for shards in [MIN_SHARDS, 100, 1879, 4097] {
+            let mut sizes = vec![0u64; shards];
+            let keys = 200 * shards as u64;
+            // Keys as the engine makes them: packed nibbles, many alike in their low bits.
+            for i in 0..keys {
+                let key = i.wrapping_mul(0x1_0000_0001) ^ (i << 40);
+                sizes[shard_of(key, shards)] += 1;
+            }
+            let (least, most) = (sizes.iter().min().unwrap(), sizes.iter().max().unwrap());
+            assert!(
+                *least >= 140 && *most <= 260,
+                "{shards} shards: {least}..{most}"
+            );
+        }
+    }
+
+    /// A large layer's maps start at half their buckets and fill `FILL` of them as predicted; a
+    /// small layer has the fewest shards.
+    #[test]
+    fn shard_plans_fill_their_maps() {
+        let (shards, capacity) = shard_plan(100_000_000);
+        let per_shard = 100_000_000 / shards as u64;
+        let filled = per_shard as f64 / SHARD_BUCKETS as f64;
+        assert!((FILL - 0.01..=FILL).contains(&filled), "{filled}");
+        assert_eq!(capacity, SHARD_BUCKETS / 2 * 7 / 8);
+        assert_eq!(shard_plan(1000), (MIN_SHARDS, 7));
+        assert_eq!(shard_plan(0).0, MIN_SHARDS);
+    }
+
+    /// The prediction follows the growth a row before, damped; with no row before, a doubling.
+    #[test]
+    fn growth_predicts_from_the_row_before() {
+        let mut growth = Growth::new(2);
+        assert_eq!(growth.predict(10), 20);
+        for states in [10, 100, 50, 400] {
+            growth.record(states);
+        }
+        // Next is square 4: a row (2 squares) before, square 2 grew from 100 to 50.
+        let expected = (400.0 * 0.5f64.powf(0.6)) as u64;
+        assert_eq!(growth.predict(400), expected);
+    }
 }

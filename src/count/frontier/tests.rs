@@ -282,7 +282,7 @@ fn pairs_meet_in_the_middle() {
 fn compact_layers_hold_what_one_hash_map_holds() {
     use hashbrown::HashMap;
 
-    use super::layer::first_layer;
+    use super::layer::{Growth, first_layer};
     use super::rules::Outcome;
     use super::state::Codec;
 
@@ -309,6 +309,7 @@ fn compact_layers_hold_what_one_hash_map_holds() {
                 let mut plain: HashMap<u64, u64> = HashMap::new();
                 plain.insert(codec.initial::<u64>(), 1);
                 let mut stats = FrontierStats::default();
+                let mut growth = Growth::new(plan.w);
                 for v in 0..=last {
                     let step = plan.step::<u64>(v, &heights);
                     let (next, finished) = plan
@@ -316,6 +317,7 @@ fn compact_layers_hold_what_one_hash_map_holds() {
                             &codec,
                             layer,
                             &step,
+                            &mut growth,
                             MemoryBudget::DEFAULT,
                             &cancel,
                             &mut stats,

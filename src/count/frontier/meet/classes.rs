@@ -7,7 +7,10 @@ use hashbrown::HashMap;
 use rayon::prelude::*;
 
 use super::cut::code_degree;
-use crate::count::frontier::layer::Layer;
+use crate::count::frontier::layer::{Layer, Shard};
+
+/// Layer shards reduced at a time.
+const CLASS_GROUP: usize = 16;
 use crate::count::frontier::state::{Codec, DANGLING, FIRST_LABEL, FULL, Word};
 use crate::count::frontier::tally::Tally;
 
@@ -130,30 +133,42 @@ pub(super) fn cut_classes<Wd: Word, T: Tally + Copy>(
     open: bool,
     mirror: Option<usize>,
 ) -> Option<CutClasses<T>> {
-    let shards: Vec<Vec<CutState<T>>> = layer
-        .into_par_iter()
-        .map(|shard| {
-            shard
-                .into_iter()
-                .filter_map(|(key, count)| {
-                    let (window, _) = codec.decode::<Wd>(key);
-                    reduce(window, cut, offset, open).map(|(class, links)| CutState {
-                        class,
-                        links,
-                        count,
+    // The reduced states go straight into one array sized for the whole layer (its pages are
+    // only used as they are written), a few shards at a time, each shard freed once read: the
+    // layer and the array are never both whole.
+    let mut states = Vec::with_capacity(layer.iter().map(Shard::len).sum());
+    let mut layer = layer.into_iter();
+    loop {
+        let group: Vec<Shard<T>> = layer.by_ref().take(CLASS_GROUP).collect();
+        if group.is_empty() {
+            break;
+        }
+        let reduced: Vec<Vec<CutState<T>>> = group
+            .into_par_iter()
+            .map(|shard| {
+                shard
+                    .into_iter()
+                    .filter_map(|(key, count)| {
+                        let (window, _) = codec.decode::<Wd>(key);
+                        reduce(window, cut, offset, open).map(|(class, links)| CutState {
+                            class,
+                            links,
+                            count,
+                        })
                     })
-                })
-                // A pair of mirror images is kept as the smaller, with the count of both.
-                .map(|state| match mirror.map(|w| mirrored(state, cut, w)) {
-                    Some(image) if (image.class, image.links) < (state.class, state.links) => image,
-                    _ => state,
-                })
-                .collect()
-        })
-        .collect();
-    let mut states = Vec::with_capacity(shards.iter().map(Vec::len).sum());
-    for shard in shards {
-        states.extend(shard);
+                    // A pair of mirror images is kept as the smaller, with the count of both.
+                    .map(|state| match mirror.map(|w| mirrored(state, cut, w)) {
+                        Some(image) if (image.class, image.links) < (state.class, state.links) => {
+                            image
+                        }
+                        _ => state,
+                    })
+                    .collect()
+            })
+            .collect();
+        for shard in reduced {
+            states.extend(shard);
+        }
     }
     states.par_sort_unstable_by_key(|s| (s.class, s.links));
     // Equal reductions are one state with the sum of their counts.
