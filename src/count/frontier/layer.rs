@@ -19,8 +19,34 @@ use crate::cancel::CancelFlag;
 use crate::error::Error;
 use crate::memory::MemoryBudget;
 
-/// A finished layer: its shards, each the states of one range of key hashes.
-pub(super) type Layer<T> = Vec<Shard<T>>;
+/// A finished layer: its shards, each the states of one range of key hashes, and the sizes of
+/// the layers before it.
+pub(super) struct Layer<T> {
+    shards: Vec<Shard<T>>,
+    growth: Growth,
+}
+
+impl<T> Layer<T> {
+    /// The layer's states.
+    pub(super) fn states(&self) -> u64 {
+        self.shards.iter().map(|shard| shard.len() as u64).sum()
+    }
+
+    /// The layer's shards.
+    #[cfg(test)]
+    pub(super) fn shards(&self) -> &[Shard<T>] {
+        &self.shards
+    }
+}
+
+impl<T> IntoIterator for Layer<T> {
+    type Item = Shard<T>;
+    type IntoIter = std::vec::IntoIter<Shard<T>>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.shards.into_iter()
+    }
+}
 
 /// The states of one shard of a finished layer and their counts, as two arrays of one length.
 pub(super) struct Shard<T> {
@@ -96,14 +122,14 @@ const FILL: f64 = 0.8;
 
 /// The sizes of the layers so far, to predict the next: the layers grow at one column much as
 /// they did at the same column a row before.
-pub(super) struct Growth {
+struct Growth {
     w: usize,
     /// The states after each square, in order.
     sizes: Vec<u64>,
 }
 
 impl Growth {
-    pub(super) fn new(w: usize) -> Growth {
+    fn new(w: usize) -> Growth {
         Growth {
             w,
             sizes: Vec::new(),
@@ -227,24 +253,16 @@ impl Plan {
             count_bits: T::BITS,
             ..FrontierStats::default()
         };
-        let mut layer = first_layer::<Wd, T>(&codec);
-        let mut growth = Growth::new(self.w);
+        let mut layer = first_layer::<Wd, T>(&codec, self.w);
         let rows = *heights.end();
         let mut last_reported = 0;
         for v in 0..rows * self.w {
             cancel.check()?;
             let step = self.step::<Wd>(v, heights);
-            let (next, finished) = self.advance(
-                &codec,
-                layer,
-                &step,
-                &mut growth,
-                budget,
-                cancel,
-                &mut stats,
-            )?;
+            let (next, finished) =
+                self.advance(&codec, layer, &step, budget, cancel, &mut stats)?;
             layer = next;
-            let states: u64 = layer.iter().map(|m| m.len() as u64).sum();
+            let states = layer.states();
             cancel.report_pass(v as u64 + 1, (rows * self.w) as u64, states);
             if let Some(height) = step.finishes {
                 report(height, finished.into_big());
@@ -267,11 +285,14 @@ impl Plan {
         codec: &Codec,
         layer: Layer<T>,
         step: &Step<Wd>,
-        growth: &mut Growth,
         budget: MemoryBudget,
         cancel: &CancelFlag,
         stats: &mut FrontierStats,
     ) -> Result<(Layer<T>, T), Error> {
+        let Layer {
+            shards: layer,
+            mut growth,
+        } = layer;
         let states_in: usize = layer.iter().map(Shard::len).sum();
         let (shards, capacity) = shard_plan(growth.predict(states_in as u64));
         let next: Vec<Mutex<HashMap<u64, T>>> = (0..shards)
@@ -393,9 +414,13 @@ impl Plan {
             });
         }
         // Each map becomes arrays and is freed, a few at a time.
-        let layer: Layer<T> = maps.into_par_iter().map(Shard::from_map).collect();
+        let layer: Vec<Shard<T>> = maps.into_par_iter().map(Shard::from_map).collect();
         let held: u64 = layer.iter().map(Shard::bytes).sum();
         growth.record(states);
+        let layer = Layer {
+            shards: layer,
+            growth,
+        };
         stats.transitions += made.load(Ordering::Relaxed);
         stats.peak_both_bytes = stats.peak_both_bytes.max(peak.load(Ordering::Relaxed));
         if states > stats.peak_states {
@@ -410,12 +435,15 @@ impl Plan {
 }
 
 /// The layer before the first square: its one state, whose window holds squares that do not
-/// exist (done), in one way.
-pub(super) fn first_layer<Wd: Word, T: Tally>(codec: &Codec) -> Layer<T> {
+/// exist (done), in one way, on a board of width `w`.
+pub(super) fn first_layer<Wd: Word, T: Tally>(codec: &Codec, w: usize) -> Layer<T> {
     let initial = codec.initial::<Wd>();
-    let mut layer: Layer<T> = (0..MIN_SHARDS).map(|_| Shard::empty()).collect();
-    layer[shard_of(initial, MIN_SHARDS)] = Shard::single(initial, T::one());
-    layer
+    let mut shards: Vec<Shard<T>> = (0..MIN_SHARDS).map(|_| Shard::empty()).collect();
+    shards[shard_of(initial, MIN_SHARDS)] = Shard::single(initial, T::one());
+    Layer {
+        shards,
+        growth: Growth::new(w),
+    }
 }
 
 /// The shard of `key` among `shards`: the high bits of a hash that mixes every bit of the key

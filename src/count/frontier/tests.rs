@@ -282,7 +282,7 @@ fn pairs_meet_in_the_middle() {
 fn compact_layers_hold_what_one_hash_map_holds() {
     use hashbrown::HashMap;
 
-    use super::layer::{Growth, first_layer};
+    use super::layer::first_layer;
     use super::rules::Outcome;
     use super::state::Codec;
 
@@ -305,11 +305,10 @@ fn compact_layers_hold_what_one_hash_map_holds() {
                 } else {
                     plan.n - 1
                 };
-                let mut layer = first_layer::<u64, u64>(&codec);
+                let mut layer = first_layer::<u64, u64>(&codec, plan.w);
                 let mut plain: HashMap<u64, u64> = HashMap::new();
                 plain.insert(codec.initial::<u64>(), 1);
                 let mut stats = FrontierStats::default();
-                let mut growth = Growth::new(plan.w);
                 for v in 0..=last {
                     let step = plan.step::<u64>(v, &heights);
                     let (next, finished) = plan
@@ -317,7 +316,6 @@ fn compact_layers_hold_what_one_hash_map_holds() {
                             &codec,
                             layer,
                             &step,
-                            &mut growth,
                             MemoryBudget::DEFAULT,
                             &cancel,
                             &mut stats,
@@ -336,10 +334,11 @@ fn compact_layers_hold_what_one_hash_map_holds() {
                     }
                     plain = plain_next;
                     let compact: HashMap<u64, u64> = layer
+                        .shards()
                         .iter()
                         .flat_map(|shard| shard.iter().map(|(key, &count)| (key, count)))
                         .collect();
-                    let held: usize = layer.iter().map(|shard| shard.len()).sum();
+                    let held = layer.states() as usize;
                     assert_eq!(
                         held,
                         compact.len(),

@@ -136,7 +136,7 @@ pub(super) fn cut_classes<Wd: Word, T: Tally + Copy>(
     // The reduced states go straight into one array sized for the whole layer (its pages are
     // only used as they are written), a few shards at a time, each shard freed once read: the
     // layer and the array are never both whole.
-    let mut states = Vec::with_capacity(layer.iter().map(Shard::len).sum());
+    let mut states = Vec::with_capacity(layer.states() as usize);
     let mut layer = layer.into_iter();
     loop {
         let group: Vec<Shard<T>> = layer.by_ref().take(CLASS_GROUP).collect();

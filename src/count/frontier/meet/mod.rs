@@ -17,7 +17,7 @@ use num_bigint::BigUint;
 
 use self::classes::{CutClasses, cut_classes};
 use self::lookup::{JoinRules, lookup_join};
-use super::layer::{Growth, Layer, by_word, first_layer};
+use super::layer::{Layer, by_word, first_layer};
 use super::plan::{FrontierMode, FrontierStats, Plan, Purpose};
 use super::state::{Codec, Word};
 use super::tally::Tally;
@@ -137,16 +137,13 @@ impl Plan {
     ) -> Result<Layer<T>, Error> {
         let last = self.last_of_top_half();
         let codec = Codec::new(self.k);
-        let mut layer = first_layer::<Wd, T>(&codec);
-        let mut growth = Growth::new(self.w);
+        let mut layer = first_layer::<Wd, T>(&codec, self.w);
         let heights = self.h..=self.h;
         for v in 0..=last {
             cancel.check()?;
             let step = self.step::<Wd>(v, &heights);
-            layer = self
-                .advance(&codec, layer, &step, &mut growth, budget, cancel, stats)?
-                .0;
-            let states: u64 = layer.iter().map(|m| m.len() as u64).sum();
+            layer = self.advance(&codec, layer, &step, budget, cancel, stats)?.0;
+            let states = layer.states();
             cancel.report_pass(v as u64 + 1, last as u64 + 1, states);
         }
         Ok(layer)
