@@ -102,17 +102,20 @@ pub fn meets_in_the_middle(board: Board, mode: FrontierMode) -> bool {
 }
 
 /// Counts closed tours or all open tours (each path once) by meeting in the middle: the board
-/// is cut at its two middle rows (rows are the short side; the number of rows is even, at least
-/// 4), the top half's states are computed up to the cut — including the moves inside it that
+/// is cut at its two middle rows (rows are the short side; an even number of rows, at least 4),
+/// the top half's states are computed up to the cut — including the moves inside it that
 /// the top half owns — and the bottom half's states are the same states turned 180 degrees. A
 /// top state and a turned one join, for closed tours, when every square on the cut gets two
 /// moves in all and the paths of both halves close into a single cycle; open paths join where
 /// the moves add up to two on every cut square (one where a tour end lies on the cut), the ends
 /// are two, and the pieces of both halves form one path. A board with an odd number of squares
 /// (both sides odd) is cut at the `2W + 1` squares around its centre square, which is its own
-/// half turn. The largest layer is that of a half board, a small part of what the direct
-/// computation holds at its peak. Boards that cannot be cut so, and counts past 128 bits, are
-/// counted directly.
+/// half turn; one with an odd number of rows and an even number of squares (6x7) at the
+/// `2W + 2` squares around the middle of its middle row, one more than a window holds: the top
+/// half stops a square early, and the cut's last square, which takes no move from it, is
+/// empty to it. The largest layer is that of a half board, a small part of what the direct
+/// computation holds at its peak. Boards that cannot be cut so (8x9: a cut of 18 squares, past
+/// the join's 16), and counts past 128 bits, are counted directly.
 pub fn count_meeting(
     board: Board,
     mode: FrontierMode,
