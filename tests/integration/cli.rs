@@ -193,6 +193,18 @@ fn count_rejects_bad_arguments() {
         "",
         "counts from one square of the 8x8 board are beyond one machine",
     );
+    // The total too, at once, naming what gives it (issue 22): by every road to it.
+    for args in [
+        &["count", "8", "8", "--total"][..],
+        &["series", "8", "--cols", "8..8"],
+        &["series", "8", "--cols", "5..9"],
+    ] {
+        rejects(
+            args,
+            "",
+            "the open total of the 8x8 board is beyond one machine (no engine here would finish it); what it can count on this board: its closed tours (--closed), and tours between two squares (--to ROW2 COL2), which `knights shards plan 8 8` lists as shards for many machines (their merge gives the board's open total and its per-square table)",
+        );
+    }
     rejects(&["count", "5", "4", "--format", "xml"], "", "xml");
     rejects(
         &["--memory", "lots", "count", "5", "4"],

@@ -646,6 +646,11 @@ fn bad_parameters_answer_400_with_the_commands_message() {
             "beyond one machine (no engine here would finish them); what it can count on this board: its closed tours (kind=closed), and tours between two squares (row and col with to_row and to_col)",
         ),
         (
+            "/api/count?rows=8&cols=8&total",
+            413,
+            "the open total of the 8x8 board is beyond one machine",
+        ),
+        (
             "/api/count?rows=5&cols=5&row=0&col=0&to_row=5&to_col=0",
             400,
             "'to_row' and 'to_col' are outside the 5x5 board (rows 0 to 4, columns 0 to 4)",
