@@ -249,6 +249,8 @@ impl Error {
                         | StoreError::Foreign { .. }
                         | StoreError::NewerSchema { .. }
                         | StoreError::MissingDirectory { .. }
+                        | StoreError::Empty { .. }
+                        | StoreError::Damaged { .. }
                 )
         )
     }

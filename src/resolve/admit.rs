@@ -269,9 +269,7 @@ fn check_together(store: &Store, incoming: &Incoming<'_>) -> Result<(), Error> {
             first
                 .keys()
                 .chain(stored.keys())
-                .filter(|q| {
-                    with_pairs.contains(&q.board) && matches!(q.shape(), Shape::From(_))
-                })
+                .filter(|q| with_pairs.contains(&q.board) && matches!(q.shape(), Shape::From(_)))
                 .copied()
                 .collect::<BTreeSet<Question>>()
                 .into_iter()

@@ -116,7 +116,10 @@ impl EngineChoice {
                 && matches!(question.shape(), Shape::From(_))
                 && beyond_one_machine(board)
             {
-                return Err(Error::BeyondOneMachine { board, total: false });
+                return Err(Error::BeyondOneMachine {
+                    board,
+                    total: false,
+                });
             }
             self.check_total_reach(question)?;
             match (self, preferred.check(board)) {

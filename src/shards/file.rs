@@ -207,7 +207,8 @@ pub fn read_plan(reader: impl BufRead) -> Result<Plan, Error> {
     }
     if format == PlanFormat::Csv {
         match lines.next_nonblank()? {
-            Some((_, columns)) if csv_fields(&columns).is_ok_and(|c| c.join(",") == CSV_COLUMNS) => {}
+            Some((_, columns))
+                if csv_fields(&columns).is_ok_and(|c| c.join(",") == CSV_COLUMNS) => {}
             Some((number, _)) => {
                 return Err(at(
                     number,
@@ -436,7 +437,10 @@ fn csv_fields(line: &str) -> Result<Vec<String>, String> {
         .from_reader(line.as_bytes());
     let mut record = csv::StringRecord::new();
     match reader.read_record(&mut record) {
-        Ok(_) => Ok(record.iter().map(|field| field.trim().to_string()).collect()),
+        Ok(_) => Ok(record
+            .iter()
+            .map(|field| field.trim().to_string())
+            .collect()),
         Err(e) => Err(format!("malformed CSV: {e}")),
     }
 }
@@ -451,9 +455,13 @@ fn parse_csv_record(line: &str) -> Result<Record, String> {
     }
     let names: Vec<&str> = CSV_COLUMNS.split(',').collect();
     let number = |i: usize| -> Result<u64, String> {
-        fields[i]
-            .parse()
-            .map_err(|_| format!("{} must be a whole number, got '{}'", names[i], echo(&fields[i])))
+        fields[i].parse().map_err(|_| {
+            format!(
+                "{} must be a whole number, got '{}'",
+                names[i],
+                echo(&fields[i])
+            )
+        })
     };
     let small = |i: usize| -> Result<u32, String> {
         u32::try_from(number(i)?).map_err(|_| format!("{} is too large", names[i]))
@@ -573,14 +581,24 @@ mod tests {
     fn plans_are_read_within_bounds() {
         let plan = Plan::new(Board::new(5, 5).unwrap(), Split::Start).unwrap();
         let text = write_plan(&plan, PlanFormat::Jsonl);
-        assert_eq!(read(&format!("\u{feff}{}", text.replace('\n', "\r\n"))).unwrap(), plan);
+        assert_eq!(
+            read(&format!("\u{feff}{}", text.replace('\n', "\r\n"))).unwrap(),
+            plan
+        );
         let csv = write_plan(&plan, PlanFormat::Csv);
         let quoted = csv.replace("5x5-s2,", "\"5x5-s2\",");
         assert_eq!(read(&format!("\u{feff}{quoted}")).unwrap(), plan);
         let twice = csv.replacen("rows=5 ", "rows=5 rows=5 ", 1);
-        assert_eq!(read(&twice).unwrap_err(), "line 1: the header gives rows= twice");
+        assert_eq!(
+            read(&twice).unwrap_err(),
+            "line 1: the header gives rows= twice"
+        );
         let json_twice = text.replacen("\"rows\":5,", "\"rows\":5,\"rows\":5,", 1);
-        assert!(read(&json_twice).unwrap_err().contains("duplicate field `rows`"));
+        assert!(
+            read(&json_twice)
+                .unwrap_err()
+                .contains("duplicate field `rows`")
+        );
         // An endless line: the reader stops after the bound, not at the end of the input.
         let endless = std::io::BufReader::new(std::io::repeat(b'0'));
         assert_eq!(

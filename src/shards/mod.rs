@@ -30,8 +30,8 @@ use crate::board::Board;
 use crate::count::frontier::{self, relative_cost};
 use crate::error::Error;
 use crate::existence::no_tour_for;
-use crate::question::{Question, Shape, TourKind};
 use crate::graph::MAX_BITSET_SQUARES;
+use crate::question::{Question, Shape, TourKind};
 use crate::resolve::{self, Engine, Progress, Settings, beyond_one_machine};
 use crate::store::Store;
 

@@ -610,9 +610,14 @@ fn precompute_rejects_bad_ranges() {
     rejects(
         &["precompute", "--boards", "7x7..9x9"],
         "",
-        "counting handles boards of at most 64 squares",
+        "the 9x9 board is beyond every engine",
     );
     rejects(&["precompute"], "", "say which boards");
+    rejects(
+        &["precompute", "--max-squares", "65"],
+        "",
+        "without a range of sizes, the most number of squares is at most 64",
+    );
     rejects(&["precompute", "--boards", "axb"], "", "not a board size");
 }
 

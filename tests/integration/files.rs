@@ -176,7 +176,10 @@ fn output_to_an_open_file_through_proc_is_written_through() {
             .output()
             .unwrap();
         assert!(out.status.success(), "{path}: {out:?}");
-        assert!(out.stdout.starts_with(b" 1 16 21 10  7\n"), "{path}: {out:?}");
+        assert!(
+            out.stdout.starts_with(b" 1 16 21 10  7\n"),
+            "{path}: {out:?}"
+        );
     }
     // A descriptor that is not open: the path given is named, not a hidden file.
     let out = store
@@ -185,6 +188,9 @@ fn output_to_an_open_file_through_proc_is_written_through() {
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.starts_with("error: cannot write /dev/fd/97: "), "{stderr}");
+    assert!(
+        stderr.starts_with("error: cannot write /dev/fd/97: "),
+        "{stderr}"
+    );
     assert!(!stderr.contains(".partial"), "{stderr}");
 }

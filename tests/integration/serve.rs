@@ -1000,3 +1000,33 @@ fn idle_sockets_do_not_lock_other_clients_out() {
         assert_eq!(refused.status.code(), Some(2), "{refused:?}");
     }
 }
+
+/// A store replaced under the running server (by something that is not a store) is the
+/// server's trouble, not the request's: 500, and a line on the server's standard error.
+#[test]
+fn a_store_replaced_under_the_server_answers_500_and_says_so() {
+    let server = Server::start(&[]);
+    assert_eq!(
+        server.get("/api/count?rows=5&cols=4&row=0&col=0").status,
+        200
+    );
+    let other = server.store.dir.path().join("other");
+    std::fs::write(&other, "not a database, just text\n").unwrap();
+    std::fs::rename(&other, server.store.path()).unwrap();
+    let reply = server.get("/api/count?rows=5&cols=6&row=0&col=0");
+    assert_eq!(reply.status, 500, "{}", reply.body);
+    assert!(
+        reply.error().contains("is not an SQLite database"),
+        "{}",
+        reply.body
+    );
+    let (code, stderr) = server.interrupt();
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(
+        stderr
+            .lines()
+            .any(|line| line.starts_with("knights serve: ")
+                && line.contains("is not an SQLite database")),
+        "{stderr}"
+    );
+}

@@ -76,10 +76,33 @@ impl Workers {
         )
     }
 
-    /// What `shards status` prints for `stores`.
+    /// What `shards status` prints for `stores`: it exits with 0 when every shard is done,
+    /// with 1 (and one line saying how many are not) otherwise, as a merge refuses them.
     fn status(&self, stores: &[PathBuf]) -> String {
-        let status = self.with_stores("status", stores).assert().success();
-        String::from_utf8_lossy(&status.get_output().stdout).into_owned()
+        let output = self.with_stores("status", stores).output().unwrap();
+        let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        let (done, shards) = stdout
+            .split_once(" of ")
+            .and_then(|(head, rest)| {
+                let done: usize = head.rsplit(' ').next()?.parse().ok()?;
+                let shards: usize = rest.split(' ').next()?.parse().ok()?;
+                Some((done, shards))
+            })
+            .expect("status says how many shards are done");
+        if done == shards {
+            assert_eq!(output.status.code(), Some(0), "{stdout}{stderr}");
+        } else {
+            assert_eq!(output.status.code(), Some(1), "{stdout}{stderr}");
+            assert_eq!(
+                stderr,
+                format!(
+                    "error: {} of the plan's {shards} shards are not done\n",
+                    shards - done
+                )
+            );
+        }
+        stdout
     }
 
     /// `shards status` for `stores` prints each of `says`.
@@ -328,7 +351,7 @@ fn pair_merges_refuse_missing_and_conflicting_shards() {
     workers
         .with_stores("status", &partial)
         .assert()
-        .success()
+        .code(1)
         .stdout(contains("6x6 by pair: 62 of 93 shards done ("))
         .stdout(contains(
             "missing: 6x6-p1, 6x6-p4, 6x6-p7, 6x6-p10, 6x6-p13 and 26 more\n",
@@ -376,7 +399,7 @@ fn pair_merges_refuse_missing_and_conflicting_shards() {
     workers
         .with_stores("status", &stores)
         .assert()
-        .success()
+        .code(1)
         .stdout(contains("92 of 93 shards done ("))
         .stdout(contains(
             "conflicting counts (a merge will refuse them): 6x6-p0",
@@ -768,7 +791,7 @@ fn one_shard_and_csv_plans() {
         .args(["shards", "status"])
         .arg(&plan)
         .assert()
-        .success()
+        .code(1)
         .stdout(contains("1 of 9 shards done"));
 }
 
@@ -843,7 +866,10 @@ fn plans_past_the_engines_or_the_size_are_refused_at_once() {
                 .code(2);
             let stderr = String::from_utf8_lossy(&refused.get_output().stderr).into_owned();
             assert_eq!(stderr.lines().count(), 1, "{name} {subcommand}: {stderr}");
-            assert!(stderr.contains("line 1: ") && stderr.contains(says), "{stderr}");
+            assert!(
+                stderr.contains("line 1: ") && stderr.contains(says),
+                "{stderr}"
+            );
         }
     }
     let out = dir.join("plan.jsonl");
@@ -852,7 +878,10 @@ fn plans_past_the_engines_or_the_size_are_refused_at_once() {
         (&["100", "100", "--by", "pair"], "beyond every engine"),
         (&["9", "9"], "the 9x9 board is beyond every engine"),
         (&["1000", "1000"], "beyond every engine"),
-        (&["8", "100000", "--by", "pair"], "a plan holds at most 100000"),
+        (
+            &["8", "100000", "--by", "pair"],
+            "a plan holds at most 100000",
+        ),
     ] {
         let mut all = vec!["shards", "plan"];
         all.extend(args);

@@ -65,10 +65,20 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
     let header_timeout = Duration::try_from_secs_f64(args.header_timeout)
         .ok()
         .filter(|t| !t.is_zero() && *t <= Duration::from_secs(3600))
-        .ok_or_else(|| CliError::bad_input("--header-timeout must be above 0 and at most 3600 seconds"))?;
+        .ok_or_else(|| {
+            CliError::bad_input("--header-timeout must be above 0 and at most 3600 seconds")
+        })?;
     // Open the store once now: a file that is not a knights store stops the command here,
     // with the command's message, rather than in every request.
-    let store = session.store()?.map(|store| PathBuf::from(store.path()));
+    let opened = session.store()?;
+    // Said once, here, as `count` says it: every answer computed will be computed again.
+    if let Some(store) = opened.as_ref().filter(|store| store.is_read_only()) {
+        eprintln!(
+            "warning: the answer store {} is read-only; what the server computes is not saved, and is computed again when asked again",
+            store.path()
+        );
+    }
+    let store = opened.map(|store| PathBuf::from(store.path()));
     let config = Config {
         bind: args.bind,
         store: store.clone(),
