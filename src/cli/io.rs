@@ -3,6 +3,7 @@
 use std::io::{self, BufRead, BufReader, IsTerminal, Write};
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -110,7 +111,7 @@ pub fn in_file(name: &str, e: impl Into<knights::Error>) -> anyhow::Error {
 /// bound what they keep.
 pub fn open_input(path: &Path) -> Result<(String, Box<dyn BufRead>)> {
     if path.as_os_str() == "-" {
-        let mut stdin = io::stdin().lock();
+        let mut stdin = WaitedOn(io::stdin().lock());
         first_buffer(&mut stdin).context("cannot read standard input")?;
         return Ok(("standard input".to_string(), Box::new(stdin)));
     }
@@ -119,6 +120,46 @@ pub fn open_input(path: &Path) -> Result<(String, Box<dyn BufRead>)> {
     let mut file = BufReader::new(std::fs::File::open(path).map_err(cannot_read)?);
     first_buffer(&mut file).map_err(cannot_read)?;
     Ok((name, Box::new(file)))
+}
+
+/// True while the process waits for standard input (a terminal, a pipe): nothing has been
+/// computed yet, so the first Ctrl-C ends it at once rather than asking work to stop.
+static WAITING_ON_INPUT: AtomicBool = AtomicBool::new(false);
+
+/// Whether the process is waiting for standard input now.
+pub fn waiting_on_input() -> bool {
+    WAITING_ON_INPUT.load(Ordering::SeqCst)
+}
+
+/// Standard input, marked as waited on while a read blocks.
+struct WaitedOn<R>(R);
+
+impl<R> WaitedOn<R> {
+    fn waiting<T>(&mut self, read: impl FnOnce(&mut R) -> T) -> T {
+        WAITING_ON_INPUT.store(true, Ordering::SeqCst);
+        let result = read(&mut self.0);
+        WAITING_ON_INPUT.store(false, Ordering::SeqCst);
+        result
+    }
+}
+
+impl<R: io::Read> io::Read for WaitedOn<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.waiting(|inner| inner.read(buf))
+    }
+}
+
+impl<R: BufRead> BufRead for WaitedOn<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        WAITING_ON_INPUT.store(true, Ordering::SeqCst);
+        let result = self.0.fill_buf();
+        WAITING_ON_INPUT.store(false, Ordering::SeqCst);
+        result
+    }
+
+    fn consume(&mut self, amount: usize) {
+        self.0.consume(amount);
+    }
 }
 
 /// Fills the reader's buffer once (retrying an interrupted read).

@@ -320,6 +320,50 @@ fn interrupt_stops_a_long_count_cleanly() {
     assert!(predicate::str::contains("interrupted").eval(&String::from_utf8_lossy(&output.stderr)));
 }
 
+/// While `solve` or `batch -` waits for its input (a terminal, or here a pipe that stays
+/// open and silent), the first Ctrl-C ends it: exit 130 and the usual line.
+#[cfg(unix)]
+#[test]
+fn interrupt_ends_a_wait_for_input_at_once() {
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+
+    for args in [&["solve"][..], &["batch", "-"]] {
+        let store = TestStore::new();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_knights"))
+            .arg("--db")
+            .arg(store.path())
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Time to install the handler; the input stays open and empty.
+        std::thread::sleep(Duration::from_millis(500));
+        let status = Command::new("kill")
+            .args(["-INT", &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let clock = Instant::now();
+        while child.try_wait().unwrap().is_none() {
+            if clock.elapsed() > Duration::from_secs(20) {
+                let _ = child.kill();
+                panic!("{args:?}: the first Ctrl-C did not end the wait for input");
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let output = child.wait_with_output().unwrap();
+        assert_eq!(output.status.code(), Some(130), "{args:?}: {output:?}");
+        assert!(output.stdout.is_empty());
+        assert_eq!(
+            String::from_utf8_lossy(&output.stderr),
+            "error: interrupted\n"
+        );
+    }
+}
+
 #[test]
 fn batch_answers_lists_and_judge_files_in_order() {
     let test = TestStore::new();

@@ -924,6 +924,12 @@ fn a_bad_store_or_address_stops_the_command_with_one_line() {
         stderr.contains(&format!("cannot listen on {taken}")),
         "{stderr}"
     );
+    // The cause once, not once for the message and again for its source (issue 22).
+    assert_eq!(
+        stderr.matches("Address already in use").count(),
+        1,
+        "{stderr}"
+    );
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
 }
 
