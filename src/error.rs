@@ -54,14 +54,19 @@ pub enum Error {
         max_width: u32,
     },
 
-    /// Counts from one square of a board that no engine gives on one machine. What can be
-    /// counted instead is its [`Remedy`].
+    /// Counts from one square of a board, or its open total, that no engine gives on one
+    /// machine. What can be counted instead is its [`Remedy`].
     #[error(
-        "counts from one square of the {board} board are beyond one machine (no engine here would finish them)"
+        "{} of the {board} board {} beyond one machine (no engine here would finish {})",
+        if *total { "the open total" } else { "counts from one square" },
+        if *total { "is" } else { "are" },
+        if *total { "it" } else { "them" }
     )]
     BeyondOneMachine {
         /// The board.
         board: Board,
+        /// The open total (else counts from one square).
+        total: bool,
     },
 
     /// A count that does not fit in 128 bits. Never wrapped or rounded: the count is refused.
@@ -168,7 +173,7 @@ impl fmt::Display for Remedy {
         match self {
             Remedy::MoreMemory => f.write_str("allow more memory"),
             Remedy::OtherQuestions(_) => f.write_str(
-                "what it can count on this board: its closed tours, and tours between two squares, which a plan of shards lists for many machines",
+                "what it can count on this board: its closed tours, and tours between two squares, which a plan of shards lists for many machines (their merge gives the board's open total and its per-square table)",
             ),
         }
     }
@@ -209,7 +214,7 @@ impl Error {
     pub fn remedy(&self) -> Option<Remedy> {
         match self {
             Error::MemoryBudget { .. } | Error::TourTooLarge { .. } => Some(Remedy::MoreMemory),
-            Error::BeyondOneMachine { board } => Some(Remedy::OtherQuestions(*board)),
+            Error::BeyondOneMachine { board, .. } => Some(Remedy::OtherQuestions(*board)),
             Error::AtLine { error, .. } => error.remedy(),
             _ => None,
         }
@@ -244,6 +249,8 @@ impl Error {
                         | StoreError::Foreign { .. }
                         | StoreError::NewerSchema { .. }
                         | StoreError::MissingDirectory { .. }
+                        | StoreError::Empty { .. }
+                        | StoreError::Damaged { .. }
                 )
         )
     }

@@ -26,8 +26,13 @@ fn main() -> ExitCode {
     let cancel = CancelFlag::new();
     let handler_flag = cancel.clone();
     // The first Ctrl-C asks the work to stop cleanly (finished answers are saved); a second
-    // one ends the process at once.
+    // one ends the process at once, and so does the first while it waits for its input (a
+    // read of a terminal does not end on the signal, and there is nothing to save yet).
     let _ = ctrlc::set_handler(move || {
+        if cli::io::waiting_on_input() {
+            eprintln!("error: interrupted");
+            std::process::exit(130);
+        }
         if handler_flag.is_cancelled() {
             std::process::exit(130);
         }

@@ -5,9 +5,11 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::board::{Board, BoardError};
+use crate::count::frontier;
 use crate::error::Error;
 use crate::graph::MAX_BITSET_SQUARES;
 use crate::question::{Question, TourKind};
+use crate::resolve::Engine;
 
 /// A rectangle of board sizes, `AxB..CxD`: rows `A..=C`, columns `B..=D`. A single size `AxB`
 /// is the range of that one board.
@@ -93,11 +95,13 @@ impl BoardSelection {
             if !selected(&board) {
                 return Ok(());
             }
-            if board.squares() > MAX_BITSET_SQUARES {
-                return Err(invalid(format!(
-                    "the selection includes the {board} board ({} squares); counting handles boards of at most {MAX_BITSET_SQUARES} squares",
-                    board.squares()
-                )));
+            // The engines' one rule, as `count` applies it: 3x23 is the frontier engine's.
+            if Engine::Memo.check(board).is_err() && Engine::Frontier.check(board).is_err() {
+                return Err(Error::BeyondEngines {
+                    board,
+                    max_squares: MAX_BITSET_SQUARES,
+                    max_width: frontier::MAX_WIDTH,
+                });
             }
             boards.push(board);
             Ok(())
@@ -115,7 +119,13 @@ impl BoardSelection {
                 }
             }
             (None, Some(max)) => {
-                let max = max.min(MAX_BITSET_SQUARES);
+                // Boards of one short side have every length: beyond the memo engine's
+                // squares, a range says which.
+                if max > MAX_BITSET_SQUARES {
+                    return Err(invalid(format!(
+                        "without a range of sizes, the most number of squares is at most {MAX_BITSET_SQUARES}; for larger boards give a range (3x23..3x30)"
+                    )));
+                }
                 for r in 1..=max {
                     for c in r..=max / r {
                         keep(Board::new(r as u32, c as u32)?)?;

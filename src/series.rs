@@ -39,7 +39,9 @@ pub fn check_engines(
     for n in cols {
         let board = Board::new(rows, n)?;
         let question = Question::total(board, kind);
-        if !settings.engine.in_one_pass(board, &question) {
+        if settings.engine.in_one_pass(board, &question) {
+            settings.engine.check_total_reach(&question)?;
+        } else {
             settings.engine.choose(&question)?;
         }
     }

@@ -59,12 +59,30 @@ pub fn report(err: &anyhow::Error) -> ExitCode {
     if code == NO_TOUR {
         eprintln!("{err}");
     } else {
+        let said = said_once(err);
         match library_error(err).and_then(knights::Error::remedy) {
-            Some(remedy) => eprintln!("error: {err:#}; {}", remedy_words(remedy)),
-            None => eprintln!("error: {err:#}"),
+            Some(remedy) => eprintln!("error: {said}; {}", remedy_words(remedy)),
+            None => eprintln!("error: {said}"),
         }
     }
     ExitCode::from(code)
+}
+
+/// `err` and its causes in one line, each cause once: an error whose message already quotes
+/// its source (`cannot listen on ADDR: Address already in use`) does not say it twice.
+fn said_once(err: &anyhow::Error) -> String {
+    let mut line = String::new();
+    for cause in err.chain() {
+        let text = cause.to_string();
+        if line.contains(&text) {
+            continue;
+        }
+        if !line.is_empty() {
+            line.push_str(": ");
+        }
+        line.push_str(&text);
+    }
+    line
 }
 
 /// The command line's words for what to change: the options to use.
@@ -72,7 +90,7 @@ pub fn remedy_words(remedy: Remedy) -> String {
     match remedy {
         Remedy::MoreMemory => "allow more with --memory".into(),
         Remedy::OtherQuestions(board) => format!(
-            "what it can count on this board: its closed tours (--closed), and tours between two squares (--to ROW2 COL2), which `knights shards plan {} {}` lists as shards for many machines",
+            "what it can count on this board: its closed tours (--closed), and tours between two squares (--to ROW2 COL2), which `knights shards plan {} {}` lists as shards for many machines (their merge gives the board's open total and its per-square table)",
             board.rows(),
             board.cols()
         ),

@@ -3,6 +3,7 @@
 use std::io::{self, BufRead, BufReader, IsTerminal, Write};
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -110,7 +111,7 @@ pub fn in_file(name: &str, e: impl Into<knights::Error>) -> anyhow::Error {
 /// bound what they keep.
 pub fn open_input(path: &Path) -> Result<(String, Box<dyn BufRead>)> {
     if path.as_os_str() == "-" {
-        let mut stdin = io::stdin().lock();
+        let mut stdin = WaitedOn(io::stdin().lock());
         first_buffer(&mut stdin).context("cannot read standard input")?;
         return Ok(("standard input".to_string(), Box::new(stdin)));
     }
@@ -119,6 +120,46 @@ pub fn open_input(path: &Path) -> Result<(String, Box<dyn BufRead>)> {
     let mut file = BufReader::new(std::fs::File::open(path).map_err(cannot_read)?);
     first_buffer(&mut file).map_err(cannot_read)?;
     Ok((name, Box::new(file)))
+}
+
+/// True while the process waits for standard input (a terminal, a pipe): nothing has been
+/// computed yet, so the first Ctrl-C ends it at once rather than asking work to stop.
+static WAITING_ON_INPUT: AtomicBool = AtomicBool::new(false);
+
+/// Whether the process is waiting for standard input now.
+pub fn waiting_on_input() -> bool {
+    WAITING_ON_INPUT.load(Ordering::SeqCst)
+}
+
+/// Standard input, marked as waited on while a read blocks.
+struct WaitedOn<R>(R);
+
+impl<R> WaitedOn<R> {
+    fn waiting<T>(&mut self, read: impl FnOnce(&mut R) -> T) -> T {
+        WAITING_ON_INPUT.store(true, Ordering::SeqCst);
+        let result = read(&mut self.0);
+        WAITING_ON_INPUT.store(false, Ordering::SeqCst);
+        result
+    }
+}
+
+impl<R: io::Read> io::Read for WaitedOn<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.waiting(|inner| inner.read(buf))
+    }
+}
+
+impl<R: BufRead> BufRead for WaitedOn<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        WAITING_ON_INPUT.store(true, Ordering::SeqCst);
+        let result = self.0.fill_buf();
+        WAITING_ON_INPUT.store(false, Ordering::SeqCst);
+        result
+    }
+
+    fn consume(&mut self, amount: usize) {
+        self.0.consume(amount);
+    }
 }
 
 /// Fills the reader's buffer once (retrying an interrupted read).
@@ -137,12 +178,27 @@ fn first_buffer(reader: &mut impl BufRead) -> io::Result<()> {
 /// temporary file of its own in the same directory, given the old file's permissions and owner,
 /// then renamed over it, so that a failure never leaves a partial file and two writers never share
 /// a temporary name. A symbolic link is followed and its target replaced the same way. Anything
-/// else that exists at the path (a FIFO, a device, a socket) is written through, never replaced.
+/// else that exists at the path (a FIFO, a device, a socket) is written through, never replaced,
+/// and so is a file that a process holds open, reached through `/proc` (`/dev/stdout`,
+/// `/dev/fd/N`): appended to, as the shell's `>>` would.
 pub fn write_file(path: &Path, text: &str) -> Result<()> {
     if path.as_os_str() == "-" {
         return print(text);
     }
     let shown = path.display();
+    // A file already open in this or another process, reached through /proc (/dev/stdout,
+    // /dev/fd/N, a shell's `>(cmd)`): written through, in place and after what it holds,
+    // never replaced (`-o /dev/stdout >> log` must not lose the log).
+    if reaches_an_open_file(path) {
+        let mut file = std::fs::OpenOptions::new()
+            .append(true)
+            .open(path)
+            .with_context(|| format!("cannot write {shown}"))?;
+        return file
+            .write_all(text.as_bytes())
+            .and_then(|()| file.flush())
+            .with_context(|| format!("cannot write {shown}"));
+    }
     // Follow links to the file they name; a dangling link gets its target created.
     let target = match std::fs::canonicalize(path) {
         Ok(target) => target,
@@ -202,6 +258,49 @@ pub fn write_file(path: &Path, text: &str) -> Result<()> {
         .map_err(|e| e.error)
         .with_context(|| format!("cannot write {shown}"))?;
     Ok(())
+}
+
+/// True when `path`, followed link by link, names an entry of a process's open files
+/// (`/proc/PID/fd/N`, which `/dev/stdout` and `/dev/fd/N` lead to): a pipe, a terminal or a
+/// file that a process holds open, not a file to replace by name.
+fn reaches_an_open_file(path: &Path) -> bool {
+    let mut current = path.to_path_buf();
+    // As many links as the kernel follows (ELOOP beyond).
+    for _ in 0..40 {
+        let Some(name) = current.file_name().map(ToOwned::to_owned) else {
+            return false;
+        };
+        let dir = match current.parent() {
+            Some(dir) if !dir.as_os_str().is_empty() => dir,
+            _ => Path::new("."),
+        };
+        let Ok(dir) = std::fs::canonicalize(dir) else {
+            return false;
+        };
+        if is_open_files_dir(&dir) {
+            return true;
+        }
+        match std::fs::read_link(dir.join(&name)) {
+            Ok(link) => current = dir.join(link),
+            Err(_) => return false,
+        }
+    }
+    false
+}
+
+/// `/proc/PID/fd` or `/proc/PID/task/TID/fd`.
+fn is_open_files_dir(dir: &Path) -> bool {
+    let parts: Vec<&str> = dir
+        .components()
+        .skip(1)
+        .map(|part| part.as_os_str().to_str().unwrap_or(""))
+        .collect();
+    let number = |part: &str| !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit());
+    match parts[..] {
+        ["proc", pid, "fd"] => number(pid),
+        ["proc", pid, "task", tid, "fd"] => number(pid) && number(tid),
+        _ => false,
+    }
 }
 
 /// Writes to standard output; a closed pipe (e.g. `| head`) is not an error.

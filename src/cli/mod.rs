@@ -59,6 +59,8 @@ pub struct Cli {
         global = true,
         value_name = "SIZE",
         env = "KNIGHTS_MEMORY",
+        // `--memory -1` is a size to refuse as such, not an option clap does not know.
+        allow_hyphen_values = true,
         default_value_t = MemoryBudget::for_this_machine()
     )]
     memory: MemoryBudget,

@@ -22,7 +22,7 @@
 //! against its total). They pass step 1 (a failure there is a bug) and are saved as they come:
 //! a conflict with a stored count keeps the others of the batch and is reported after.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap};
 
 use num_bigint::BigUint;
 
@@ -33,8 +33,8 @@ use crate::error::Error;
 use crate::exchange::imported_source;
 use crate::existence::no_tour_for;
 use crate::input::InputError;
-use crate::question::{Question, Shape, TourKind};
-use crate::store::{Answer, ImportReport, Store, StoreError};
+use crate::question::{AnswerKind, Question, Shape, TourKind};
+use crate::store::{Answer, AnswerFilter, ImportReport, Store, StoreError};
 use crate::trust::{self, Contradiction, Parts, provenance, served};
 
 /// Answers of boards of at most this many squares entering a store from elsewhere are
@@ -220,17 +220,25 @@ fn check_together(store: &Store, incoming: &Incoming<'_>) -> Result<(), Error> {
         .filter(|q| matches!(q.shape(), Shape::Between(..)))
         .map(|q| q.board)
         .collect();
-    let mut wanted: HashSet<Question> = first.keys().copied().collect();
+    // The store's open answers of those boards are listed by board, not looked up square by
+    // square: a pair of a long board would otherwise look up every pair of its board, a
+    // number that grows with the square of its squares.
+    let mut stored = served::lookup(store, first.keys())?;
     for &board in &boards {
-        wanted.insert(Question::total(board, TourKind::Open));
-        for (start, _) in Question::starts_of_board(board, TourKind::Open) {
-            if with_pairs.contains(&board) {
-                wanted.extend(start.pairs_from());
-            }
-            wanted.insert(start);
+        let mut kinds = vec![AnswerKind::Open];
+        if with_pairs.contains(&board) {
+            kinds.push(AnswerKind::Between);
+        }
+        for kind in kinds {
+            let listed = store.list(&AnswerFilter {
+                board: Some(board),
+                kind: Some(kind),
+                ..AnswerFilter::default()
+            })?;
+            served::check(store, listed.iter())?;
+            stored.extend(listed.into_iter().map(|a| (a.question, a)));
         }
     }
-    let stored = served::lookup(store, &wanted)?;
     for (origin, answer) in incoming.each() {
         if let Some(known) = stored.get(&answer.question)
             && known.count != answer.count
@@ -256,11 +264,17 @@ fn check_together(store: &Store, incoming: &Incoming<'_>) -> Result<(), Error> {
     let checks = boards
         .iter()
         .map(|&board| (Question::total(board, TourKind::Open), Parts::Starts))
-        .chain(with_pairs.iter().flat_map(|&board| {
-            Question::starts_of_board(board, TourKind::Open)
+        .chain(
+            // Only a start with a count can contradict its pairs.
+            first
+                .keys()
+                .chain(stored.keys())
+                .filter(|q| with_pairs.contains(&q.board) && matches!(q.shape(), Shape::From(_)))
+                .copied()
+                .collect::<BTreeSet<Question>>()
                 .into_iter()
-                .map(|(start, _)| (start, Parts::Pairs))
-        }));
+                .map(|start| (start, Parts::Pairs)),
+        );
     for (question, parts) in checks {
         let Some(count) = known(&question) else {
             continue;

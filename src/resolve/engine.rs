@@ -116,8 +116,12 @@ impl EngineChoice {
                 && matches!(question.shape(), Shape::From(_))
                 && beyond_one_machine(board)
             {
-                return Err(Error::BeyondOneMachine { board });
+                return Err(Error::BeyondOneMachine {
+                    board,
+                    total: false,
+                });
             }
+            self.check_total_reach(question)?;
             match (self, preferred.check(board)) {
                 (_, Ok(())) => preferred,
                 (EngineChoice::Auto, Err(_)) => {
@@ -143,6 +147,23 @@ impl EngineChoice {
             engine,
             on_memory_budget,
         })
+    }
+
+    /// Refuses, under `Auto`, an open board total whose frontier pass would outgrow one
+    /// machine ([`frontier::total_beyond_one_machine`]: 8x8 and longer boards of width 8), at
+    /// once rather than after hours; a theorem's zero is never refused. Its pairs give it.
+    pub fn check_total_reach(self, question: &Question) -> Result<(), Error> {
+        if self == EngineChoice::Auto
+            && question.is_open_total()
+            && no_tour_for(question).is_none()
+            && frontier::total_beyond_one_machine(question.board)
+        {
+            return Err(Error::BeyondOneMachine {
+                board: question.board,
+                total: true,
+            });
+        }
+        Ok(())
     }
 
     /// The engine asked for, or under `Auto` the faster for `question`'s board: the memo
@@ -232,10 +253,11 @@ pub fn check_engines(questions: &[Question], settings: &Settings) -> Result<(), 
 /// start goes to the same engine as the corner, which no theorem rules out unless it rules
 /// out the whole board, and the total with them.
 pub fn check_table(board: Board, settings: &Settings) -> Result<(), Error> {
+    // The corner first: where both are refused, the table's message is about its starts.
     check_engines(
         &[
-            Question::total(board, TourKind::Open),
             Question::from_start(board, crate::board::Square::new(0, 0), TourKind::Open),
+            Question::total(board, TourKind::Open),
         ],
         settings,
     )
@@ -278,8 +300,20 @@ mod tests {
         assert_eq!(auto.choose(&corner(6, 7)).unwrap(), frontier(None));
         assert!(matches!(
             auto.choose(&corner(8, 8)),
-            Err(Error::BeyondOneMachine { .. })
+            Err(Error::BeyondOneMachine { total: false, .. })
         ));
+        // The total of 8x8 (and of longer boards of width 8) outgrows one machine; 7x8's
+        // total, 8x7's and 8x8's closed tours fit.
+        for (rows, cols) in [(8, 8), (8, 9), (10, 8)] {
+            assert!(matches!(
+                auto.choose(&total(rows, cols)),
+                Err(Error::BeyondOneMachine { total: true, .. })
+            ));
+        }
+        assert_eq!(auto.choose(&total(7, 8)).unwrap(), frontier(None));
+        assert_eq!(auto.choose(&total(8, 7)).unwrap(), frontier(None));
+        let closed = Question::total(board(8, 8), TourKind::Closed);
+        assert_eq!(auto.choose(&closed).unwrap(), frontier(None));
         let pair = Question::between(board(8, 8), Square::new(0, 0), Square::new(7, 6));
         assert_eq!(auto.choose(&pair).unwrap(), frontier(None));
         assert!(matches!(

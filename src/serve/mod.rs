@@ -16,7 +16,6 @@ mod page;
 mod params;
 mod reply;
 
-use std::future::IntoFuture;
 use std::io;
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -52,6 +51,13 @@ pub struct Limits {
     /// How long a count waits for its job before answering 202 with the job's address, unless
     /// the request says (`wait=SECONDS`).
     pub wait: Duration,
+    /// Connections served at once; more wait to be accepted. Bounded further by the open
+    /// files this process may have ([`connection_limit`]).
+    pub connections: usize,
+    /// How long a client has to send a request's head (its line and headers), from the
+    /// connection or from the end of its last answer; then the connection is closed, so that
+    /// sockets that never finish a request cannot hold the server.
+    pub header_timeout: Duration,
 }
 
 impl Default for Limits {
@@ -61,6 +67,8 @@ impl Default for Limits {
             tour_squares: 250_000,
             table_squares: 1_000,
             wait: Duration::from_secs(1),
+            connections: 512,
+            header_timeout: Duration::from_secs(10),
         }
     }
 }
@@ -87,6 +95,82 @@ const STOP_POLL: Duration = Duration::from_millis(100);
 /// How long the requests under way have, once the server stops, to be answered.
 const GRACE: Duration = Duration::from_secs(5);
 
+/// The descriptors kept for the store, the runtime and the engines: not for connections.
+const DESCRIPTORS_KEPT: u64 = 64;
+
+/// At most `asked` connections, and fewer than the open files this process may have (its
+/// soft `RLIMIT_NOFILE`, less [`DESCRIPTORS_KEPT`]): past it, `accept` would fail and every
+/// client wait.
+pub fn connection_limit(asked: usize) -> usize {
+    let files = rustix::process::getrlimit(rustix::process::Resource::Nofile)
+        .current
+        .unwrap_or(u64::MAX);
+    let free = usize::try_from(files.saturating_sub(DESCRIPTORS_KEPT)).unwrap_or(usize::MAX);
+    asked.min(free).max(1)
+}
+
+/// Accepts connections, at most `connections` at once (one waits in the listen queue until
+/// another closes), each served by hyper with a header read timeout, until `stopping`; then
+/// stops accepting, lets each connection finish its request, and returns when all are closed.
+async fn accept(
+    listener: tokio::net::TcpListener,
+    router: axum::Router,
+    connections: usize,
+    header_timeout: Duration,
+    mut stopping: tokio::sync::watch::Receiver<bool>,
+) {
+    use hyper_util::rt::{TokioIo, TokioTimer};
+    use hyper_util::service::TowerToHyperService;
+
+    let open = std::sync::Arc::new(tokio::sync::Semaphore::new(connections));
+    loop {
+        let permit = tokio::select! {
+            permit = open.clone().acquire_owned() => permit.expect("the semaphore is never closed"),
+            _ = stopped(&mut stopping) => break,
+        };
+        let socket = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((socket, _)) => socket,
+                // Out of descriptors, or a connection reset before it was taken: try again
+                // shortly, as hyper's and axum's loops do.
+                Err(_) => {
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+            _ = stopped(&mut stopping) => break,
+        };
+        let service = TowerToHyperService::new(router.clone());
+        let mut stopping = stopping.clone();
+        tokio::spawn(async move {
+            let _permit = permit;
+            let mut builder = hyper::server::conn::http1::Builder::new();
+            builder
+                .timer(TokioTimer::new())
+                .header_read_timeout(header_timeout);
+            let connection = builder.serve_connection(TokioIo::new(socket), service);
+            tokio::pin!(connection);
+            tokio::select! {
+                _ = connection.as_mut() => {}
+                _ = stopped(&mut stopping) => {
+                    connection.as_mut().graceful_shutdown();
+                    let _ = connection.await;
+                }
+            }
+        });
+    }
+    drop(listener);
+    // Every connection holds a permit until it is closed.
+    let all = u32::try_from(connections).unwrap_or(u32::MAX);
+    let _ = open.acquire_many(all).await;
+}
+
+/// Returns once `stopping` says so (or its sender is gone).
+async fn stopped(stopping: &mut tokio::sync::watch::Receiver<bool>) {
+    // The guard the wait returns is dropped here, before any await of the caller.
+    let _ = stopping.wait_for(|stop| *stop).await;
+}
+
 /// Runs the server until `stop` is set: listens on `config.bind`, calls `ready` with the
 /// address, serves; then cancels the running jobs (what they finished is saved), answers the
 /// requests under way and returns.
@@ -108,14 +192,15 @@ pub fn run(
             })?;
         ready(listener.local_addr()?);
         let app = api::App::new(&config, CancelFlag::new());
-        let (stopped, mut stopping) = tokio::sync::watch::channel(false);
-        let serving = tokio::spawn(
-            axum::serve(listener, api::router(app.clone()))
-                .with_graceful_shutdown(async move {
-                    let _ = stopping.wait_for(|stop| *stop).await;
-                })
-                .into_future(),
-        );
+        let (stopped, stopping) = tokio::sync::watch::channel(false);
+        let connections = connection_limit(config.limits.connections);
+        let serving = tokio::spawn(accept(
+            listener,
+            api::router(app.clone()),
+            connections,
+            config.limits.header_timeout,
+            stopping,
+        ));
         while !stop.is_cancelled() && !serving.is_finished() {
             tokio::time::sleep(STOP_POLL).await;
         }
@@ -124,7 +209,7 @@ pub fn run(
         app.stop();
         let _ = stopped.send(true);
         match tokio::time::timeout(GRACE, serving).await {
-            Ok(Ok(served)) => served.map_err(ServeError::from),
+            Ok(Ok(())) => Ok(()),
             Ok(Err(panicked)) => Err(ServeError::Io(io::Error::other(panicked))),
             Err(_) => Ok(()),
         }

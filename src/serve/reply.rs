@@ -58,6 +58,9 @@ impl From<Error> for ApiError {
             | Error::BeyondOneMachine { .. }
             | Error::TourTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             Error::MemoryBudget { .. } | Error::Interrupted => StatusCode::SERVICE_UNAVAILABLE,
+            // No parameter names a file: whatever the store says is the server's trouble (a
+            // store replaced or damaged under it), never the request's.
+            Error::Store(_) => StatusCode::INTERNAL_SERVER_ERROR,
             e if e.is_bad_input() => StatusCode::BAD_REQUEST,
             _ => StatusCode::INTERNAL_SERVER_ERROR,
         };
@@ -66,6 +69,10 @@ impl From<Error> for ApiError {
             (e, Some(remedy)) => format!("{e}; {}", remedy_words(remedy)),
             (e, None) => e.to_string(),
         };
+        // The operator hears of the server's own failures: the client only gets the status.
+        if status == StatusCode::INTERNAL_SERVER_ERROR {
+            eprintln!("knights serve: {message}");
+        }
         ApiError::new(status, message)
     }
 }
@@ -89,7 +96,7 @@ pub fn remedy_words(remedy: Remedy) -> String {
         Remedy::MoreMemory => {
             "this server's memory budget is set when it starts (knights serve --memory)".into()
         }
-        Remedy::OtherQuestions(_) => "what it can count on this board: its closed tours (kind=closed), and tours between two squares (row and col with to_row and to_col)".into(),
+        Remedy::OtherQuestions(_) => "what it can count on this board: its closed tours (kind=closed), and tours between two squares (row and col with to_row and to_col), which `knights shards plan` lists as shards for many machines (their merge gives the board's open total and its per-square table)".into(),
     }
 }
 

@@ -18,6 +18,19 @@ pub enum ShardError {
         "{0} cannot be split by pair: its one tour starts and ends on its one square, which is no pair of squares"
     )]
     NoPairs(Board),
+    /// A plan that would list more shards than a plan may hold.
+    #[error(
+        "the {board} board by {split} would have at least {least} shards; a plan holds at most {most}",
+        most = super::MAX_SHARDS
+    )]
+    TooManyShards {
+        /// The board.
+        board: Board,
+        /// The split asked for.
+        split: super::Split,
+        /// The fewest shards its plan could have.
+        least: u64,
+    },
     /// A number of copies of each shard out of range.
     #[error("a plan gives each shard to 1 to {most} workers, not {given}", most = super::MAX_REPLICAS, given = .0)]
     Replicas(u32),
@@ -117,6 +130,7 @@ impl ShardError {
         match self {
             ShardError::Missing { .. } => false,
             ShardError::NoPairs(_)
+            | ShardError::TooManyShards { .. }
             | ShardError::Replicas(_)
             | ShardError::Workers { .. }
             | ShardError::Conflict(_)

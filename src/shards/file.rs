@@ -20,14 +20,14 @@
 //! ```
 
 use std::collections::HashMap;
-use std::io::BufRead;
+use std::io::{BufRead, Read};
 
 use serde::{Deserialize, Serialize};
 
 use super::{PLAN_VERSION, Plan, Shard, Split, abbreviate};
 use crate::board::{Board, Square};
 use crate::error::Error;
-use crate::input::InputError;
+use crate::input::{InputError, TextReader, echo};
 use crate::question::{Question, Shape, TourKind};
 
 /// The `plan` field of a JSON header: what the file is.
@@ -170,20 +170,10 @@ fn json_line(value: &impl Serialize) -> String {
 /// The first fault is returned with its line.
 pub fn read_plan(reader: impl BufRead) -> Result<Plan, Error> {
     let at = |line: usize, message: String| Error::Input(InputError::at(line, message));
-    let mut lines = reader.lines().enumerate().map(|(i, line)| (i + 1, line));
-    let next_line = |lines: &mut dyn Iterator<Item = (usize, std::io::Result<String>)>| {
-        for (number, line) in lines {
-            let line = line.map_err(|e| at(number, format!("cannot be read: {e}")))?;
-            if line.len() > MAX_LINE {
-                return Err(at(number, "is too long for a plan line".to_string()));
-            }
-            if !line.trim().is_empty() {
-                return Ok(Some((number, line)));
-            }
-        }
-        Ok(None)
+    let mut lines = PlanLines {
+        text: TextReader::new(reader),
     };
-    let Some((first, header_line)) = next_line(&mut lines)? else {
+    let Some((first, header_line)) = lines.next_nonblank()? else {
         return Err(Error::Input(InputError::whole(
             "the plan is empty: write one with `knights shards plan`",
         )));
@@ -216,8 +206,9 @@ pub fn read_plan(reader: impl BufRead) -> Result<Plan, Error> {
         ));
     }
     if format == PlanFormat::Csv {
-        match next_line(&mut lines)? {
-            Some((_, columns)) if columns.trim() == CSV_COLUMNS => {}
+        match lines.next_nonblank()? {
+            Some((_, columns))
+                if csv_fields(&columns).is_ok_and(|c| c.join(",") == CSV_COLUMNS) => {}
             Some((number, _)) => {
                 return Err(at(
                     number,
@@ -243,7 +234,7 @@ pub fn read_plan(reader: impl BufRead) -> Result<Plan, Error> {
     let mut estimates: Vec<u64> = vec![0; expected.shards.len()];
     let mut weights = 0u64;
     let mut last = first;
-    while let Some((number, line)) = next_line(&mut lines)? {
+    while let Some((number, line)) = lines.next_nonblank()? {
         last = number;
         let record = match format {
             PlanFormat::Jsonl => parse_json_record(&line),
@@ -255,7 +246,7 @@ pub fn read_plan(reader: impl BufRead) -> Result<Plan, Error> {
                 number,
                 format!(
                     "{} is not a shard of the {board} board by {split}",
-                    record.id
+                    echo(&record.id)
                 ),
             ));
         };
@@ -329,6 +320,50 @@ pub fn read_plan(reader: impl BufRead) -> Result<Plan, Error> {
     Ok(plan)
 }
 
+/// The lines of a plan, read through [`TextReader`] (UTF-8 checked, a leading byte order mark
+/// skipped, any line break), one character at a time: a line is refused as soon as it passes
+/// [`MAX_LINE`] bytes, so an endless line costs no more than a plan's line.
+struct PlanLines<R> {
+    text: TextReader<R>,
+}
+
+impl<R: Read> PlanLines<R> {
+    /// The next line that is not blank, with its number; `None` at the end.
+    fn next_nonblank(&mut self) -> Result<Option<(usize, String)>, Error> {
+        loop {
+            let number = self.text.line();
+            let mut line = String::new();
+            let mut ended = false;
+            loop {
+                match self.text.next_char()? {
+                    Some('\n') => break,
+                    Some(c) => {
+                        line.push(c);
+                        if line.len() > MAX_LINE {
+                            return Err(Error::Input(InputError::at(
+                                number,
+                                format!(
+                                    "the line is longer than {MAX_LINE} bytes: not a plan's line"
+                                ),
+                            )));
+                        }
+                    }
+                    None => {
+                        ended = true;
+                        break;
+                    }
+                }
+            }
+            if !line.trim().is_empty() {
+                return Ok(Some((number, line)));
+            }
+            if ended {
+                return Ok(None);
+            }
+        }
+    }
+}
+
 fn parse_header(line: &str) -> Result<(PlanFormat, Header), String> {
     let line = line.trim();
     if line.starts_with('{') {
@@ -354,7 +389,9 @@ fn parse_header(line: &str) -> Result<(PlanFormat, Header), String> {
         let (key, value) = word
             .split_once('=')
             .ok_or_else(|| format!("the header's `{word}` is not KEY=VALUE"))?;
-        fields.insert(key, value);
+        if fields.insert(key, value).is_some() {
+            return Err(format!("the header gives {key}= twice"));
+        }
     }
     let get = |key: &str| {
         fields
@@ -392,8 +429,24 @@ fn parse_json_record(line: &str) -> Result<Record, String> {
     serde_json::from_str(line.trim()).map_err(|e| format!("not a shard ({})", json_reason(&e)))
 }
 
+/// The fields of one CSV line, quoting read as CSV readers write it (`"6x7-s0",6,...`).
+fn csv_fields(line: &str) -> Result<Vec<String>, String> {
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(line.as_bytes());
+    let mut record = csv::StringRecord::new();
+    match reader.read_record(&mut record) {
+        Ok(_) => Ok(record
+            .iter()
+            .map(|field| field.trim().to_string())
+            .collect()),
+        Err(e) => Err(format!("malformed CSV: {e}")),
+    }
+}
+
 fn parse_csv_record(line: &str) -> Result<Record, String> {
-    let fields: Vec<&str> = line.trim().split(',').map(str::trim).collect();
+    let fields = csv_fields(line)?;
     if fields.len() != 9 {
         return Err(format!(
             "a shard has 9 fields ({CSV_COLUMNS}), this line has {}",
@@ -402,9 +455,13 @@ fn parse_csv_record(line: &str) -> Result<Record, String> {
     }
     let names: Vec<&str> = CSV_COLUMNS.split(',').collect();
     let number = |i: usize| -> Result<u64, String> {
-        fields[i]
-            .parse()
-            .map_err(|_| format!("{} must be a whole number, got '{}'", names[i], fields[i]))
+        fields[i].parse().map_err(|_| {
+            format!(
+                "{} must be a whole number, got '{}'",
+                names[i],
+                echo(&fields[i])
+            )
+        })
     };
     let small = |i: usize| -> Result<u32, String> {
         u32::try_from(number(i)?).map_err(|_| format!("{} is too large", names[i]))
@@ -515,6 +572,38 @@ mod tests {
             read("hello\n")
                 .unwrap_err()
                 .starts_with("line 1: not a plan")
+        );
+    }
+
+    /// Plans are read as `solve` reads its input: a byte order mark skipped, any line break,
+    /// CSV quoting; a line is refused as soon as it passes the bound, before it ends.
+    #[test]
+    fn plans_are_read_within_bounds() {
+        let plan = Plan::new(Board::new(5, 5).unwrap(), Split::Start).unwrap();
+        let text = write_plan(&plan, PlanFormat::Jsonl);
+        assert_eq!(
+            read(&format!("\u{feff}{}", text.replace('\n', "\r\n"))).unwrap(),
+            plan
+        );
+        let csv = write_plan(&plan, PlanFormat::Csv);
+        let quoted = csv.replace("5x5-s2,", "\"5x5-s2\",");
+        assert_eq!(read(&format!("\u{feff}{quoted}")).unwrap(), plan);
+        let twice = csv.replacen("rows=5 ", "rows=5 rows=5 ", 1);
+        assert_eq!(
+            read(&twice).unwrap_err(),
+            "line 1: the header gives rows= twice"
+        );
+        let json_twice = text.replacen("\"rows\":5,", "\"rows\":5,\"rows\":5,", 1);
+        assert!(
+            read(&json_twice)
+                .unwrap_err()
+                .contains("duplicate field `rows`")
+        );
+        // An endless line: the reader stops after the bound, not at the end of the input.
+        let endless = std::io::BufReader::new(std::io::repeat(b'0'));
+        assert_eq!(
+            read_plan(endless).unwrap_err().to_string(),
+            format!("line 1: the line is longer than {MAX_LINE} bytes: not a plan's line")
         );
     }
 }

@@ -126,10 +126,11 @@ fn same_file(a: &str, b: &str) -> bool {
 /// How far the plan has come in `stores`.
 pub fn status(plan: &Plan, stores: &[StoreAnswers]) -> ShardStatus {
     let found = gather(plan, stores);
-    let (mut done_estimate, mut all_estimate, mut seconds) = (0u64, 0u64, 0.0);
+    // In u128: a plan's estimates are its file's, and an edited one may be near 2^64.
+    let (mut done_estimate, mut all_estimate, mut seconds) = (0u128, 0u128, 0.0);
     let (mut missing, mut short, mut conflicting) = (Vec::new(), Vec::new(), Vec::new());
     for (shard, copies) in plan.shards.iter().zip(&found) {
-        all_estimate += shard.estimate;
+        all_estimate += u128::from(shard.estimate);
         seconds += copies
             .0
             .iter()
@@ -142,7 +143,7 @@ pub fn status(plan: &Plan, stores: &[StoreAnswers]) -> ShardStatus {
         } else if copies.0.len() < plan.replicas as usize {
             short.push(shard.id.clone());
         } else {
-            done_estimate += shard.estimate;
+            done_estimate += u128::from(shard.estimate);
         }
     }
     ShardStatus {

@@ -27,11 +27,12 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::board::Board;
-use crate::count::frontier::relative_cost;
+use crate::count::frontier::{self, relative_cost};
 use crate::error::Error;
 use crate::existence::no_tour_for;
+use crate::graph::MAX_BITSET_SQUARES;
 use crate::question::{Question, Shape, TourKind};
-use crate::resolve::{self, Progress, Settings, beyond_one_machine};
+use crate::resolve::{self, Engine, Progress, Settings, beyond_one_machine};
 use crate::store::Store;
 
 pub use error::{ShardConflict, ShardError, ShardSums};
@@ -44,6 +45,10 @@ pub const PLAN_VERSION: u32 = 1;
 
 /// How many ids an error or a status line names before it says how many more there are.
 pub const IDS_SHOWN: usize = 5;
+
+/// The most shards a plan may hold: some 9 MB of plan file. A plan is listed in memory
+/// before it is written or checked, so a larger one is refused before it is listed.
+pub const MAX_SHARDS: u64 = 100_000;
 
 /// The most copies of each shard a plan may ask for.
 pub const MAX_REPLICAS: u32 = 9;
@@ -151,10 +156,14 @@ impl Plan {
     ///
     /// A board of one square cannot be split by pair: its one tour starts and ends on the same
     /// square, so no pair of two squares stands for it and the pairs would add up to 0.
+    ///
+    /// A board that no engine counts, or whose plan would hold more than [`MAX_SHARDS`]
+    /// shards, is refused before anything is listed (a header may claim any board).
     pub fn new(board: Board, split: Split) -> Result<Plan, ShardError> {
         if split != Split::Start && board.squares() < 2 {
             return Err(ShardError::NoPairs(board));
         }
+        check_size(board, split)?;
         let canonical = board.canonical();
         let mut shards = Vec::new();
         for &part in split.parts() {
@@ -248,6 +257,39 @@ impl Plan {
     }
 }
 
+/// Refuses, before anything is listed, a plan of a board that no engine counts (its shards
+/// could never be run) or of more than [`MAX_SHARDS`] shards.
+fn check_size(board: Board, split: Split) -> Result<(), ShardError> {
+    if Engine::Memo.check(board).is_err() && Engine::Frontier.check(board).is_err() {
+        return Err(Error::BeyondEngines {
+            board,
+            max_squares: MAX_BITSET_SQUARES,
+            max_width: frontier::MAX_WIDTH,
+        }
+        .into());
+    }
+    // A class of squares holds at most one square per symmetry of the board, and a class of
+    // pairs at most two ordered pairs (a pair and its reverse) per symmetry.
+    let squares = u128::from(board.squares());
+    let symmetries = if board.is_square() { 8 } else { 4 };
+    let least = split
+        .parts()
+        .iter()
+        .map(|part| match part {
+            Split::Pair => (squares * (squares - 1)).div_ceil(2 * symmetries),
+            _ => squares.div_ceil(symmetries),
+        })
+        .sum::<u128>();
+    if least > u128::from(MAX_SHARDS) {
+        return Err(ShardError::TooManyShards {
+            board,
+            split,
+            least: u64::try_from(least).unwrap_or(u64::MAX),
+        });
+    }
+    Ok(())
+}
+
 /// What a worker's run did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct RunReport {
@@ -311,6 +353,41 @@ mod tests {
                 assert_eq!(ids.len(), plan.shards.len());
             }
         }
+    }
+
+    /// Boards no engine counts, and plans past [`MAX_SHARDS`], are refused before anything
+    /// is listed (a 100000x100000 board by start would list 10^10 squares).
+    #[test]
+    fn plans_past_the_engines_or_the_size_are_refused_at_once() {
+        for (rows, cols, split) in [
+            (100_000, 100_000, Split::Start),
+            (9, 9, Split::Start),
+            (1000, 1000, Split::Start),
+            (300, 300, Split::Pair),
+            (100, 100, Split::Pair),
+        ] {
+            let board = Board::new(rows, cols).unwrap();
+            assert!(
+                matches!(
+                    Plan::new(board, split),
+                    Err(ShardError::Library(Error::BeyondEngines { .. }))
+                ),
+                "{board}"
+            );
+        }
+        let long = Board::new(8, 100_000).unwrap();
+        assert!(matches!(
+            Plan::new(long, Split::Pair),
+            Err(ShardError::TooManyShards { .. })
+        ));
+        let err = Plan::new(long, Split::Start).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "the 8x100000 board by start would have at least 200000 shards; a plan holds at most 100000"
+        );
+        // Within both: a long board of the frontier engine, the memo engine's 3x23.
+        assert!(Plan::new(Board::new(3, 200).unwrap(), Split::Pair).is_ok());
+        assert!(Plan::new(Board::new(3, 23).unwrap(), Split::Both).is_ok());
     }
 
     /// Ids are part of the plan format: these must never change within a version.

@@ -66,6 +66,12 @@ pub enum StoreError {
         /// The newest version this build knows.
         known: i64,
     },
+    /// An empty file opened only to be read (a worker's store, say): there is no store in it.
+    #[error("{path} is an empty file, not an answer store: there is nothing in it to read")]
+    Empty {
+        /// The file's path.
+        path: String,
+    },
     /// The file is damaged (truncated, corrupt).
     #[error("{path} is damaged ({detail}); it was left untouched")]
     Damaged {

@@ -115,6 +115,11 @@ impl Store {
             });
         }
         inspect_file(path, &shown)?;
+        // Opened to be read (a worker's store), not because it cannot be written: an empty
+        // file is no store, whatever this process may write.
+        if std::fs::metadata(path).is_ok_and(|meta| meta.len() == 0) {
+            return Err(StoreError::Empty { path: shown });
+        }
         let conn = open_read_only(path).map_err(|e| StoreError::CannotOpen {
             path: shown.clone(),
             reason: e.to_string(),

@@ -193,6 +193,18 @@ fn count_rejects_bad_arguments() {
         "",
         "counts from one square of the 8x8 board are beyond one machine",
     );
+    // The total too, at once, naming what gives it (issue 22): by every road to it.
+    for args in [
+        &["count", "8", "8", "--total"][..],
+        &["series", "8", "--cols", "8..8"],
+        &["series", "8", "--cols", "5..9"],
+    ] {
+        rejects(
+            args,
+            "",
+            "the open total of the 8x8 board is beyond one machine (no engine here would finish it); what it can count on this board: its closed tours (--closed), and tours between two squares (--to ROW2 COL2), which `knights shards plan 8 8` lists as shards for many machines (their merge gives the board's open total and its per-square table)",
+        );
+    }
     rejects(&["count", "5", "4", "--format", "xml"], "", "xml");
     rejects(
         &["--memory", "lots", "count", "5", "4"],
@@ -306,6 +318,50 @@ fn interrupt_stops_a_long_count_cleanly() {
     assert_eq!(output.status.code(), Some(130));
     assert!(output.stdout.is_empty());
     assert!(predicate::str::contains("interrupted").eval(&String::from_utf8_lossy(&output.stderr)));
+}
+
+/// While `solve` or `batch -` waits for its input (a terminal, or here a pipe that stays
+/// open and silent), the first Ctrl-C ends it: exit 130 and the usual line.
+#[cfg(unix)]
+#[test]
+fn interrupt_ends_a_wait_for_input_at_once() {
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+
+    for args in [&["solve"][..], &["batch", "-"]] {
+        let store = TestStore::new();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_knights"))
+            .arg("--db")
+            .arg(store.path())
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Time to install the handler; the input stays open and empty.
+        std::thread::sleep(Duration::from_millis(500));
+        let status = Command::new("kill")
+            .args(["-INT", &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let clock = Instant::now();
+        while child.try_wait().unwrap().is_none() {
+            if clock.elapsed() > Duration::from_secs(20) {
+                let _ = child.kill();
+                panic!("{args:?}: the first Ctrl-C did not end the wait for input");
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let output = child.wait_with_output().unwrap();
+        assert_eq!(output.status.code(), Some(130), "{args:?}: {output:?}");
+        assert!(output.stdout.is_empty());
+        assert_eq!(
+            String::from_utf8_lossy(&output.stderr),
+            "error: interrupted\n"
+        );
+    }
 }
 
 #[test]
@@ -598,9 +654,14 @@ fn precompute_rejects_bad_ranges() {
     rejects(
         &["precompute", "--boards", "7x7..9x9"],
         "",
-        "counting handles boards of at most 64 squares",
+        "the 9x9 board is beyond every engine",
     );
     rejects(&["precompute"], "", "say which boards");
+    rejects(
+        &["precompute", "--max-squares", "65"],
+        "",
+        "without a range of sizes, the most number of squares is at most 64",
+    );
     rejects(&["precompute", "--boards", "axb"], "", "not a board size");
 }
 

@@ -148,3 +148,49 @@ fn output_dash_is_standard_output() {
     assert!(tour.status.success());
     assert_eq!(String::from_utf8(tour.stdout).unwrap().lines().count(), 5);
 }
+
+/// A path that reaches an open file through /proc (`/dev/stdout`, `/dev/fd/N`,
+/// `/proc/self/fd/N`) is written through, in place: `-o /dev/stdout >> log` appends to the
+/// log instead of replacing it, and a pipe gets the text with no hidden `.partial` file.
+#[test]
+fn output_to_an_open_file_through_proc_is_written_through() {
+    let store = TestStore::new();
+    let dir = store.dir.path();
+    let log = dir.join("log");
+    fs::write(&log, "earlier\n").unwrap();
+    let status = Command::new("sh")
+        .arg("-c")
+        .arg("exec \"$0\" --db \"$1\" tour 5 5 0 0 --output /dev/stdout >> \"$2\"")
+        .arg(env!("CARGO_BIN_EXE_knights"))
+        .arg(store.path())
+        .arg(&log)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let text = fs::read_to_string(&log).unwrap();
+    assert!(text.starts_with("earlier\n 1 16 21 10  7\n"), "{text}");
+    for path in ["/dev/fd/1", "/proc/self/fd/1", "/dev/stdout"] {
+        let out = store
+            .knights()
+            .args(["tour", "5", "5", "0", "0", "-o", path])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{path}: {out:?}");
+        assert!(
+            out.stdout.starts_with(b" 1 16 21 10  7\n"),
+            "{path}: {out:?}"
+        );
+    }
+    // A descriptor that is not open: the path given is named, not a hidden file.
+    let out = store
+        .knights()
+        .args(["tour", "5", "5", "0", "0", "-o", "/dev/fd/97"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.starts_with("error: cannot write /dev/fd/97: "),
+        "{stderr}"
+    );
+    assert!(!stderr.contains(".partial"), "{stderr}");
+}

@@ -31,7 +31,7 @@ fn a_huge_board_range_is_filtered_while_it_is_listed() {
         ])
         .assert()
         .code(2)
-        .stderr(contains("at most 64 squares"));
+        .stderr(contains("the 9x9 board is beyond every engine"));
 }
 
 #[test]
@@ -118,4 +118,33 @@ fn a_shared_budget_is_named_as_shared() {
         .assert()
         .code(1)
         .stderr(contains("budget of 128.0 KiB;").and(contains("shared by").not()));
+}
+
+/// One record is checked in time and memory that grow with its board, not with the board's
+/// pairs: a pair of 3x100000 (10^5 squares, some 4.5 x 10^10 ordered pairs) is imported
+/// under an address-space limit of 1 GiB. Before, every pair of the board was looked up.
+#[test]
+fn importing_one_pair_of_a_long_board_does_not_list_the_boards_pairs() {
+    let test = TestStore::new();
+    let file = test.dir.path().join("pair.csv");
+    std::fs::write(
+        &file,
+        "rows,cols,kind,row,col,count,engine,version,seconds,computed_at,source,to_row,to_col\n\
+         3,100000,between,0,0,2,frontier,0.1.0,0.1,2026-12-01T11:58:38Z,computed,2,99999\n",
+    )
+    .unwrap();
+    assert_cmd::Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 1048576; exec \"$@\"")
+        .arg("sh")
+        .arg(env!("CARGO_BIN_EXE_knights"))
+        .arg("--db")
+        .arg(test.path())
+        .arg("import")
+        .arg(&file)
+        .timeout(std::time::Duration::from_secs(60))
+        .assert()
+        .success()
+        .stderr(contains("imported 1 new answers"));
+    assert_eq!(test.answers(), 1);
 }

@@ -12,6 +12,7 @@ mod frontier;
 mod input;
 mod limits;
 mod pairs;
+mod refusals;
 mod serve;
 mod shards;
 mod store;

@@ -25,8 +25,23 @@ impl Server {
     /// count waits up to a minute for its job unless the request says `wait=0`, so that a
     /// loaded machine does not turn an expected answer into a job.
     fn start(extra: &[&str]) -> Server {
+        Server::start_in(Command::new(env!("CARGO_BIN_EXE_knights")), extra)
+    }
+
+    /// The same, with at most `files` open files (the shell's `ulimit -n`).
+    fn start_with_files(files: u32, extra: &[&str]) -> Server {
+        let mut shell = Command::new("sh");
+        shell
+            .arg("-c")
+            .arg(format!("ulimit -n {files}; exec \"$@\""))
+            .arg("sh")
+            .arg(env!("CARGO_BIN_EXE_knights"));
+        Server::start_in(shell, extra)
+    }
+
+    fn start_in(mut command: Command, extra: &[&str]) -> Server {
         let store = TestStore::new();
-        let mut child = Command::new(env!("CARGO_BIN_EXE_knights"))
+        let mut child = command
             .args(["serve", "--bind", "127.0.0.1:0", "--wait", "60", "--db"])
             .arg(store.path())
             .args(extra)
@@ -646,6 +661,11 @@ fn bad_parameters_answer_400_with_the_commands_message() {
             "beyond one machine (no engine here would finish them); what it can count on this board: its closed tours (kind=closed), and tours between two squares (row and col with to_row and to_col)",
         ),
         (
+            "/api/count?rows=8&cols=8&total",
+            413,
+            "the open total of the 8x8 board is beyond one machine",
+        ),
+        (
             "/api/count?rows=5&cols=5&row=0&col=0&to_row=5&to_col=0",
             400,
             "'to_row' and 'to_col' are outside the 5x5 board (rows 0 to 4, columns 0 to 4)",
@@ -904,6 +924,12 @@ fn a_bad_store_or_address_stops_the_command_with_one_line() {
         stderr.contains(&format!("cannot listen on {taken}")),
         "{stderr}"
     );
+    // The cause once, not once for the message and again for its source (issue 22).
+    assert_eq!(
+        stderr.matches("Address already in use").count(),
+        1,
+        "{stderr}"
+    );
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
 }
 
@@ -942,4 +968,71 @@ fn tour_animate_writes_a_self_playing_svg_and_leaves_the_plain_one_alone() {
         .unwrap();
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("--animate"));
+}
+
+/// Hundreds of sockets that never finish their request's head cannot lock other clients out
+/// (issue 22): under `ulimit -n 256`, 300 of them are open, and a normal request is still
+/// answered, because connections are bounded below the open-file limit and a half-sent head
+/// is closed after the header timeout (1 s here).
+#[test]
+fn idle_sockets_do_not_lock_other_clients_out() {
+    let server = Server::start_with_files(256, &["--header-timeout", "1"]);
+    let idle: Vec<TcpStream> = (0..300)
+        .map(|_| {
+            let mut socket = TcpStream::connect(&server.address).unwrap();
+            socket.write_all(b"GET /api/count?rows=5").unwrap();
+            socket
+        })
+        .collect();
+    let reply = server.get("/api/count?rows=5&cols=4&row=0&col=0");
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    assert_eq!(reply.json()["count"], "32");
+    // The server closes a half-sent request: its socket reads to the end (within the bound
+    // of the read timeout, far above the header timeout).
+    let mut first = &idle[0];
+    first
+        .set_read_timeout(Some(Duration::from_secs(60)))
+        .unwrap();
+    let mut rest = Vec::new();
+    let closed = first.read_to_end(&mut rest);
+    assert!(closed.is_ok(), "{closed:?}");
+    drop(idle);
+    for bad in [["--max-connections", "0"], ["--header-timeout", "0"]] {
+        let refused = knights()
+            .args(["serve", "--bind", "127.0.0.1:0"])
+            .args(bad)
+            .output()
+            .unwrap();
+        assert_eq!(refused.status.code(), Some(2), "{refused:?}");
+    }
+}
+
+/// A store replaced under the running server (by something that is not a store) is the
+/// server's trouble, not the request's: 500, and a line on the server's standard error.
+#[test]
+fn a_store_replaced_under_the_server_answers_500_and_says_so() {
+    let server = Server::start(&[]);
+    assert_eq!(
+        server.get("/api/count?rows=5&cols=4&row=0&col=0").status,
+        200
+    );
+    let other = server.store.dir.path().join("other");
+    std::fs::write(&other, "not a database, just text\n").unwrap();
+    std::fs::rename(&other, server.store.path()).unwrap();
+    let reply = server.get("/api/count?rows=5&cols=6&row=0&col=0");
+    assert_eq!(reply.status, 500, "{}", reply.body);
+    assert!(
+        reply.error().contains("is not an SQLite database"),
+        "{}",
+        reply.body
+    );
+    let (code, stderr) = server.interrupt();
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(
+        stderr
+            .lines()
+            .any(|line| line.starts_with("knights serve: ")
+                && line.contains("is not an SQLite database")),
+        "{stderr}"
+    );
 }

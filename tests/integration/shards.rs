@@ -76,10 +76,33 @@ impl Workers {
         )
     }
 
-    /// What `shards status` prints for `stores`.
+    /// What `shards status` prints for `stores`: it exits with 0 when every shard is done,
+    /// with 1 (and one line saying how many are not) otherwise, as a merge refuses them.
     fn status(&self, stores: &[PathBuf]) -> String {
-        let status = self.with_stores("status", stores).assert().success();
-        String::from_utf8_lossy(&status.get_output().stdout).into_owned()
+        let output = self.with_stores("status", stores).output().unwrap();
+        let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        let (done, shards) = stdout
+            .split_once(" of ")
+            .and_then(|(head, rest)| {
+                let done: usize = head.rsplit(' ').next()?.parse().ok()?;
+                let shards: usize = rest.split(' ').next()?.parse().ok()?;
+                Some((done, shards))
+            })
+            .expect("status says how many shards are done");
+        if done == shards {
+            assert_eq!(output.status.code(), Some(0), "{stdout}{stderr}");
+        } else {
+            assert_eq!(output.status.code(), Some(1), "{stdout}{stderr}");
+            assert_eq!(
+                stderr,
+                format!(
+                    "error: {} of the plan's {shards} shards are not done\n",
+                    shards - done
+                )
+            );
+        }
+        stdout
     }
 
     /// `shards status` for `stores` prints each of `says`.
@@ -328,7 +351,7 @@ fn pair_merges_refuse_missing_and_conflicting_shards() {
     workers
         .with_stores("status", &partial)
         .assert()
-        .success()
+        .code(1)
         .stdout(contains("6x6 by pair: 62 of 93 shards done ("))
         .stdout(contains(
             "missing: 6x6-p1, 6x6-p4, 6x6-p7, 6x6-p10, 6x6-p13 and 26 more\n",
@@ -376,7 +399,7 @@ fn pair_merges_refuse_missing_and_conflicting_shards() {
     workers
         .with_stores("status", &stores)
         .assert()
-        .success()
+        .code(1)
         .stdout(contains("92 of 93 shards done ("))
         .stdout(contains(
             "conflicting counts (a merge will refuse them): 6x6-p0",
@@ -768,7 +791,7 @@ fn one_shard_and_csv_plans() {
         .args(["shards", "status"])
         .arg(&plan)
         .assert()
-        .success()
+        .code(1)
         .stdout(contains("1 of 9 shards done"));
 }
 
@@ -789,4 +812,114 @@ fn three_workers_merge_the_6x7_table() {
         String::from_utf8(merged.stdout).unwrap(),
         direct_table(6, 7)
     );
+}
+
+/// `knights ARGS` under an address-space limit of 1 GiB, as a shell's `ulimit -v` sets it:
+/// a plan that is built before it is checked fails here with an allocation error.
+fn bounded_knights(test: &TestStore, args: &[&str]) -> assert_cmd::Command {
+    let mut cmd = assert_cmd::Command::new("sh");
+    cmd.arg("-c")
+        .arg("ulimit -v 1048576; exec \"$@\"")
+        .arg("sh")
+        .arg(env!("CARGO_BIN_EXE_knights"))
+        .arg("--db")
+        .arg(test.path())
+        .args(args)
+        .timeout(Duration::from_secs(30));
+    cmd
+}
+
+/// Plans whose header claims a board no engine counts, or more shards than a plan holds, and
+/// plan requests of the same, are refused from their first line, with one line and exit 2,
+/// before anything is listed.
+#[test]
+fn plans_past_the_engines_or_the_size_are_refused_at_once() {
+    let test = TestStore::new();
+    let dir = test.dir.path();
+    for (name, header, says) in [
+        (
+            "evil.jsonl",
+            r#"{"plan":"knights shards","version":1,"rows":100000,"cols":100000,"by":"start","shards":1,"weight":1}"#,
+            "100000x100000 board is beyond every engine",
+        ),
+        (
+            "evil.csv",
+            "# knights shards plan version=1 rows=100000 cols=100000 by=start shards=1 weight=1",
+            "100000x100000 board is beyond every engine",
+        ),
+        (
+            "pairs.jsonl",
+            r#"{"plan":"knights shards","version":1,"rows":300,"cols":300,"by":"pair","shards":1,"weight":1}"#,
+            "300x300 board is beyond every engine",
+        ),
+        (
+            "long.jsonl",
+            r#"{"plan":"knights shards","version":1,"rows":8,"cols":100000,"by":"pair","shards":1,"weight":1}"#,
+            "a plan holds at most 100000",
+        ),
+    ] {
+        let path = dir.join(name);
+        std::fs::write(&path, format!("{header}\n")).unwrap();
+        for subcommand in ["status", "run", "merge"] {
+            let refused = bounded_knights(&test, &["shards", subcommand, path.to_str().unwrap()])
+                .assert()
+                .code(2);
+            let stderr = String::from_utf8_lossy(&refused.get_output().stderr).into_owned();
+            assert_eq!(stderr.lines().count(), 1, "{name} {subcommand}: {stderr}");
+            assert!(
+                stderr.contains("line 1: ") && stderr.contains(says),
+                "{stderr}"
+            );
+        }
+    }
+    let out = dir.join("plan.jsonl");
+    for (args, says) in [
+        (&["100000", "100000"][..], "beyond every engine"),
+        (&["100", "100", "--by", "pair"], "beyond every engine"),
+        (&["9", "9"], "the 9x9 board is beyond every engine"),
+        (&["1000", "1000"], "beyond every engine"),
+        (
+            &["8", "100000", "--by", "pair"],
+            "a plan holds at most 100000",
+        ),
+    ] {
+        let mut all = vec!["shards", "plan"];
+        all.extend(args);
+        all.extend(["-o", out.to_str().unwrap()]);
+        bounded_knights(&test, &all)
+            .assert()
+            .code(2)
+            .stderr(contains(says));
+        assert!(!out.exists(), "{args:?}");
+    }
+}
+
+/// A plan line is read within its bound: an endless line (a device node of our own that
+/// reads zeros, as /dev/zero does) is refused after 4 KiB, not read to the end of memory.
+#[test]
+fn an_endless_plan_line_is_refused_after_its_bound() {
+    let test = TestStore::new();
+    let zero = test.dir.path().join("zero");
+    let made = Command::new("mknod")
+        .arg(&zero)
+        .args(["c", "1", "5"])
+        .status()
+        .is_ok_and(|status| status.success());
+    // Without the right to make a device node, a FIFO of our own fed with zeros does.
+    let _feeder = (!made).then(|| {
+        Command::new("mkfifo").arg(&zero).status().unwrap();
+        let fifo = zero.clone();
+        std::thread::spawn(move || {
+            use std::io::Write;
+            let mut writer = std::fs::OpenOptions::new().write(true).open(fifo).unwrap();
+            let block = vec![0u8; 1 << 16];
+            while writer.write_all(&block).is_ok() {}
+        })
+    });
+    bounded_knights(&test, &["shards", "status", zero.to_str().unwrap()])
+        .assert()
+        .code(2)
+        .stderr(contains(
+            "line 1: the line is longer than 4096 bytes: not a plan's line",
+        ));
 }

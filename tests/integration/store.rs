@@ -148,7 +148,8 @@ fn refused(test: &TestStore, message: &str) {
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_ne!(output.status.code(), Some(0), "{stderr}");
+    // One code for every file that is not a store knights can vouch for: damaged or foreign.
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
     assert!(output.stdout.is_empty());
     assert!(stderr.contains(message), "{stderr}");
     assert!(stderr.contains("left untouched"), "{stderr}");
@@ -689,7 +690,7 @@ fn a_store_whose_last_pages_are_still_in_its_wal_opens_with_every_answer() {
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
     assert!(
         stderr.contains("is damaged") && stderr.contains("truncated?"),
         "{stderr}"

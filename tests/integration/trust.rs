@@ -410,8 +410,11 @@ fn a_clean_store_verifies() {
     assert_eq!(stdout.lines().count(), 1, "{stdout}");
     assert!(stdout.contains("0 problems; "), "{stdout}");
     assert!(!stdout.contains(" not ("), "{stdout}");
-    // An empty store is clean too, and verify needs the store.
-    TestStore::new()
+    // An empty store is clean too; a store that is not there is refused (issue 22: a typo
+    // in --db must not pass as clean, nor create the store).
+    let empty = TestStore::new();
+    empty.run(&["query"]);
+    empty
         .knights()
         .arg("verify")
         .assert()

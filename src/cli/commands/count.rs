@@ -45,6 +45,8 @@ pub struct Args {
     #[arg(
         long,
         num_args = 2,
+        // Once: a second end would otherwise be dropped without a word.
+        action = clap::ArgAction::Set,
         value_names = ["ROW2", "COL2"],
         value_parser = parse_coordinate,
         requires = "row",

@@ -13,7 +13,7 @@ use crate::cli::session::Session;
 #[derive(Debug, clap::Args)]
 #[command(after_help = "\
 Serves a page to explore boards (per-square counts as a heatmap) and watch tours, and a JSON API:
-  GET /api/count?rows=5&cols=5[&row=0&col=0][&kind=open|closed][&total]
+  GET /api/count?rows=5&cols=5[&row=0&col=0[&to_row=4&to_col=4]][&kind=open|closed][&total]
   GET /api/tour?rows=5&cols=5&row=0&col=0[&kind=closed][&seed=1][&format=svg]
   GET /api/answers?board=5x5&kind=open
   GET /api/jobs/ID (progress), DELETE /api/jobs/ID (cancel)
@@ -41,6 +41,14 @@ pub struct Args {
     /// Seconds a count waits for its computation before answering 202 with a job to poll.
     #[arg(long, value_name = "SECONDS", default_value_t = Limits::default().wait.as_secs_f64())]
     wait: f64,
+    /// Connections served at once (fewer when the open-file limit, `ulimit -n`, is lower);
+    /// more wait to be accepted.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().connections)]
+    max_connections: usize,
+    /// Seconds a client has to send a request's line and headers; then its connection is
+    /// closed, so that half-sent requests cannot hold the server.
+    #[arg(long, value_name = "SECONDS", default_value_t = Limits::default().header_timeout.as_secs_f64())]
+    header_timeout: f64,
 }
 
 pub fn run(args: Args, session: &Session) -> Result<()> {
@@ -51,9 +59,26 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
         .ok()
         .filter(|w| *w <= Duration::from_secs(60))
         .ok_or_else(|| CliError::bad_input("--wait must be from 0 to 60 seconds"))?;
+    if args.max_connections == 0 {
+        return Err(CliError::bad_input("--max-connections must be at least 1").into());
+    }
+    let header_timeout = Duration::try_from_secs_f64(args.header_timeout)
+        .ok()
+        .filter(|t| !t.is_zero() && *t <= Duration::from_secs(3600))
+        .ok_or_else(|| {
+            CliError::bad_input("--header-timeout must be above 0 and at most 3600 seconds")
+        })?;
     // Open the store once now: a file that is not a knights store stops the command here,
     // with the command's message, rather than in every request.
-    let store = session.store()?.map(|store| PathBuf::from(store.path()));
+    let opened = session.store()?;
+    // Said once, here, as `count` says it: every answer computed will be computed again.
+    if let Some(store) = opened.as_ref().filter(|store| store.is_read_only()) {
+        eprintln!(
+            "warning: the answer store {} is read-only; what the server computes is not saved, and is computed again when asked again",
+            store.path()
+        );
+    }
+    let store = opened.map(|store| PathBuf::from(store.path()));
     let config = Config {
         bind: args.bind,
         store: store.clone(),
@@ -62,6 +87,8 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
             jobs: args.max_jobs,
             tour_squares: args.max_tour_squares,
             wait,
+            connections: args.max_connections,
+            header_timeout,
             ..Limits::default()
         },
     };

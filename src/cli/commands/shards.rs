@@ -145,10 +145,20 @@ struct RunArgs {
     /// The plan file (`-` for standard input).
     plan: PathBuf,
     /// This worker's number, from 0 to N-1.
-    #[arg(long, value_name = "I", default_value_t = 0)]
+    #[arg(
+        long,
+        value_name = "I",
+        default_value_t = 0,
+        allow_negative_numbers = true
+    )]
     worker: u64,
     /// The number of workers N.
-    #[arg(long, value_name = "N", default_value_t = 1)]
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 1,
+        allow_negative_numbers = true
+    )]
     workers: u64,
     /// Only this shard (instead of a worker's share).
     #[arg(long, value_name = "ID", conflicts_with_all = ["worker", "workers"])]
@@ -384,5 +394,18 @@ fn status(args: StatusArgs, session: &Session) -> Result<()> {
             ids(&status.conflicting)
         ));
     }
-    print(&text)
+    print(&text)?;
+    // As a merge refuses an unfinished plan: 0 only when every shard is done.
+    if status.done < status.shards {
+        return Err(CliError {
+            code: 1,
+            message: format!(
+                "{} of the plan's {} shards are not done",
+                status.shards - status.done,
+                status.shards
+            ),
+        }
+        .into());
+    }
+    Ok(())
 }

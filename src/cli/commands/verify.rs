@@ -52,6 +52,16 @@ fn parse_seconds(text: &str) -> Result<f64, String> {
 }
 
 pub fn run(args: Args, session: &Session) -> Result<()> {
+    // A store that is not there holds nothing to vouch for: a typo must not pass as "0
+    // problems" (nor leave a new empty store behind).
+    let path = session.store_path()?;
+    if !session.no_cache && !path.exists() {
+        return Err(CliError::bad_input(format!(
+            "there is no answer store at {}: nothing to verify (is --db right?)",
+            path.display()
+        ))
+        .into());
+    }
     let store = session.required_store("verify", false)?;
     let options = VerifyOptions {
         filter: AnswerFilter::from(&args.filter),

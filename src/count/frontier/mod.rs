@@ -90,6 +90,27 @@ pub fn starts_beyond_one_machine(board: Board) -> bool {
     }
 }
 
+/// True for boards whose open total this engine does not count on one machine, as the plan
+/// of its pass says: the pass (the top half where the total meets in the middle, else the
+/// whole board) of a row width of 8 outgrows any one machine's memory before its largest
+/// layers. Measured (README): the top half of 8x8's total passes 223 million states by square
+/// 28 of its 40, and still grows, while 7x8's total meets in the middle within 3 GiB and
+/// 8x8's closed tours within 4 GiB; a pass of width 8 is only longer on longer boards.
+/// Closed tours, and pairs of squares (both ends fixed), are not refused here.
+pub fn total_beyond_one_machine(board: Board) -> bool {
+    // The square of 8x8's half by which its layer held 223 million states.
+    const MEASURED_SQUARES: usize = 28;
+    let Ok(plan) = Plan::new(board, FrontierMode::OpenAll, Purpose::Count) else {
+        return false;
+    };
+    let pass = if plan.meets() {
+        plan.cut().1 + 1
+    } else {
+        plan.n
+    };
+    plan.w == MAX_WIDTH as usize && pass > MEASURED_SQUARES
+}
+
 /// Tours between two squares meet in the middle from this many squares on, where the board
 /// can be cut (measured, README: on 6x6 one pass is a little faster, on 7x7 meeting is
 /// several times faster).
