@@ -126,9 +126,19 @@ pub fn verify(
             _ => Ok(()),
         };
         if let Err(why) = checked {
+            // Either side may be the wrong one: the parts are named with their counts.
+            let (parts, side) = match q.shape() {
+                Shape::Total => (known_starts(q.board, &counts), "its starts"),
+                _ => (known_pairs(&q, &counts), "its pairs"),
+            };
             report.problems.push(Problem {
                 question: Some(q),
-                detail: format!("stored {}, {why}", answer.count),
+                detail: format!(
+                    "stored {}, expected {} ({}: {parts}); either this count or one of {side} is wrong",
+                    answer.count,
+                    why.expected(),
+                    why.reason()
+                ),
             });
         }
     }
@@ -136,6 +146,55 @@ pub fn verify(
         recount(&answers, options.budget, settings, &mut report)?;
     }
     Ok(report)
+}
+
+/// The most parts a problem names with their counts; the rest are counted.
+const MAX_PARTS_NAMED: usize = 12;
+
+/// The starts of an open board's total that `counts` holds, with their counts and the squares
+/// each stands for: `(0, 0) 304 x4, (0, 1) 56 x8`.
+fn known_starts(board: Board, counts: &HashMap<Question, &BigUint>) -> String {
+    let parts = Question::starts_of_board(board, TourKind::Open)
+        .into_iter()
+        .filter_map(|(start, weight)| {
+            let square = start.start?;
+            let count = counts.get(&start)?;
+            Some(if weight == 1 {
+                format!("{square} {count}")
+            } else {
+                format!("{square} {count} x{weight}")
+            })
+        });
+    named_parts(parts)
+}
+
+/// The pairs from an open start that `counts` holds, by end square: `to (1, 2) 5`.
+fn known_pairs(start: &Question, counts: &HashMap<Question, &BigUint>) -> String {
+    let (board, from) = (start.board, start.start);
+    let parts = board.all_squares().filter_map(|end| {
+        let from = from?;
+        if end == from {
+            return None;
+        }
+        let count = counts.get(&Question::between(board, from, end))?;
+        Some(format!("to {end} {count}"))
+    });
+    named_parts(parts)
+}
+
+/// At most [`MAX_PARTS_NAMED`] parts, then how many more.
+fn named_parts(parts: impl Iterator<Item = String>) -> String {
+    let parts: Vec<String> = parts.collect();
+    let mut text = parts
+        .iter()
+        .take(MAX_PARTS_NAMED)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(", ");
+    if parts.len() > MAX_PARTS_NAMED {
+        text.push_str(&format!(" and {} more", parts.len() - MAX_PARTS_NAMED));
+    }
+    text
 }
 
 /// The problems of one stored answer on its own.

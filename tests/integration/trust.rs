@@ -327,8 +327,8 @@ fn a_tampered_store_is_reported_by_verify_and_never_served() {
     assert_eq!(output.status.code(), Some(1), "{stdout}");
     for line in [
         "open tours of 3x4 (directed board total): stored 999, expected an even number",
-        "open tours of 3x4 (directed board total): stored 999, expected 16 (the sum of its starts' counts)",
-        "open tours of 5x5 (directed board total): stored 1728, expected 1732 (the sum of its starts' counts)",
+        "open tours of 3x4 (directed board total): stored 999, expected 16 (the sum of its starts' counts: ",
+        "open tours of 5x5 (directed board total): stored 1728, expected 1732 (the sum of its starts' counts: ",
         "open tours of 3x5 from (0, 0): stored 4, expected 0 (no open tour on 3x5",
     ] {
         assert!(stdout.contains(line), "{line}\n{stdout}");
@@ -387,6 +387,48 @@ fn a_tampered_store_is_reported_by_verify_and_never_served() {
         assert!(stderr.contains("run `knights verify`"), "{stderr}");
         assert_eq!(stderr.lines().count(), 1, "{stderr}");
     }
+}
+
+/// A start edited behind knights' back makes its total disagree with the sum of the starts:
+/// verify cannot tell which side is wrong, so it names both, the total and each start with
+/// its count (the edited corner among them); the same for a start and its pairs.
+#[test]
+fn verify_names_both_sides_of_a_sum_that_disagrees() {
+    let test = TestStore::new();
+    test.run(&["count", "5", "5"]);
+    tamper(
+        &test,
+        "rows = 5 AND cols = 5 AND row = 0 AND col = 0",
+        "305",
+    );
+    let output = test.knights().arg("verify").output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{stdout}");
+    let line = stdout
+        .lines()
+        .find(|line| line.starts_with("open tours of 5x5 (directed board total): stored 1728"))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    assert!(line.contains("expected 1732 (the sum of its starts' counts: (0, 0) 305 x4, (0, 1) 0 x8, (0, 2) 56 x4, "), "{line}");
+    assert!(
+        line.ends_with("; either this count or one of its starts is wrong"),
+        "{line}"
+    );
+    assert!(stdout.contains(": 1 problem\n"), "{stdout}");
+
+    // A start and a pair from it that holds more than the start.
+    let test = TestStore::new();
+    test.run(&["count", "5", "5", "0", "0"]);
+    test.run(&["count", "5", "5", "0", "0", "--to", "4", "4"]);
+    tamper(&test, "kind = 'between'", "400");
+    let output = test.knights().arg("verify").output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains(
+            "open tours of 5x5 from (0, 0): stored 304, expected at least 400 (the pairs known from this start already add up to that: to (4, 4) 400); either this count or one of its pairs is wrong\n"
+        ),
+        "{stdout}"
+    );
 }
 
 #[test]
