@@ -22,6 +22,7 @@ mod answer;
 mod error;
 mod file;
 mod integrity;
+mod rows;
 mod schema;
 
 use std::collections::HashMap;
@@ -33,7 +34,7 @@ use num_bigint::BigUint;
 use rusqlite::{Connection, MAIN_DB, OpenFlags, OptionalExtension, TransactionBehavior, params};
 
 use crate::board::{Board, Square};
-use crate::question::{AnswerKind, Question};
+use crate::question::Question;
 
 pub use answer::{
     ANSWER_COLUMNS, Answer, AnswerFilter, COMPUTED, ImportReport, SUM, THEOREM, UNRECORDED,
@@ -42,6 +43,8 @@ pub use error::StoreError;
 use error::classify;
 pub use file::BUSY_TIMEOUT;
 use file::{can_write, check_directory, check_kind, inspect_file};
+pub use rows::{BadRow, Listing};
+use rows::{LISTED, read_row};
 pub use schema::{APPLICATION_ID, MIGRATIONS, Migration, SCHEMA_VERSION};
 
 /// An open answer store.
@@ -412,23 +415,46 @@ impl Store {
     }
 
     /// The stored answers that pass `filter`, ordered by board size, board, kind, then board
-    /// totals before starts in row-major order (pairs by start, then end).
+    /// totals before starts in row-major order (pairs by start, then end). A row that breaks a
+    /// rule of the schema is an error ([`StoreError::Damaged`], naming the first such row and
+    /// how many more there are): [`Store::list_rows`] lists them and goes on.
     pub fn list(&self, filter: &AnswerFilter) -> Result<Vec<Answer>, StoreError> {
+        let listing = self.list_rows(filter)?;
+        match listing.bad.first() {
+            None => Ok(listing.answers),
+            Some(first) => {
+                let more = match listing.bad.len() - 1 {
+                    0 => String::new(),
+                    1 => ", and 1 more such row".to_string(),
+                    n => format!(", and {n} more such rows"),
+                };
+                Err(StoreError::Damaged {
+                    path: self.path.clone(),
+                    detail: format!("{first}{more}; run `knights verify`"),
+                })
+            }
+        }
+    }
+
+    /// The rows that pass `filter`, in the order of [`Store::list`]: each one read as an
+    /// answer, or set aside as a [`BadRow`] when it breaks a rule of the schema (a row planted
+    /// past its CHECKs). Only an error of SQLite itself stops the listing.
+    pub fn list_rows(&self, filter: &AnswerFilter) -> Result<Listing, StoreError> {
         let board = filter.board.map(|b| b.canonical());
         let mut stmt = self
             .conn
-            .prepare(
-                "SELECT rows, cols, kind, row, col, count, engine, version, seconds, computed_at,
-                        source, to_row, to_col
+            .prepare(&format!(
+                "SELECT {LISTED}
                  FROM answers
                  WHERE (?1 IS NULL OR (rows = ?1 AND cols = ?2))
                    AND (?3 IS NULL OR kind = ?3)
                    AND (?4 IS NULL OR rows * cols >= ?4)
                    AND (?5 IS NULL OR rows * cols <= ?5)
                  ORDER BY rows * cols, rows, cols, kind, coalesce(row, -1), coalesce(col, -1),
-                          coalesce(to_row, -1), coalesce(to_col, -1)",
-            )
+                          coalesce(to_row, -1), coalesce(to_col, -1), rowid"
+            ))
             .map_err(|e| self.error("preparing a listing", e))?;
+        let columns = stmt.column_count();
         let rows = stmt
             .query_map(
                 params![
@@ -439,68 +465,21 @@ impl Store {
                     filter.max_squares.map(|n| n.min(i64::MAX as u64) as i64),
                 ],
                 |r| {
-                    Ok((
-                        r.get::<_, u32>(0)?,
-                        r.get::<_, u32>(1)?,
-                        r.get::<_, String>(2)?,
-                        r.get::<_, Option<u32>>(3)?,
-                        r.get::<_, Option<u32>>(4)?,
-                        r.get::<_, String>(5)?,
-                        r.get::<_, String>(6)?,
-                        r.get::<_, String>(7)?,
-                        r.get::<_, f64>(8)?,
-                        r.get::<_, String>(9)?,
-                        r.get::<_, String>(10)?,
-                        r.get::<_, Option<u32>>(11)?,
-                        r.get::<_, Option<u32>>(12)?,
-                    ))
+                    (0..columns)
+                        .map(|i| r.get::<_, rusqlite::types::Value>(i))
+                        .collect::<Result<Vec<_>, _>>()
                 },
             )
             .map_err(|e| self.error("listing answers", e))?;
-        let mut answers = Vec::new();
+        let mut listing = Listing::default();
         for row in rows {
-            let (
-                rows,
-                cols,
-                kind,
-                row,
-                col,
-                count,
-                engine,
-                version,
-                seconds,
-                computed_at,
-                source,
-                to_row,
-                to_col,
-            ) = row.map_err(|e| self.error("listing answers", e))?;
-            let damaged = |detail: String| StoreError::Damaged {
-                path: self.path.clone(),
-                detail,
-            };
-            let board = Board::new(rows, cols).map_err(|e| damaged(e.to_string()))?;
-            let kind: AnswerKind = kind.parse().map_err(damaged)?;
-            let square = |row: Option<u32>, col: Option<u32>| match (row, col) {
-                (Some(row), Some(col)) => Some(Square::new(row, col)),
-                _ => None,
-            };
-            let (start, end) = (square(row, col), square(to_row, to_col));
-            answers.push(Answer {
-                question: Question {
-                    board,
-                    kind: kind.tour_kind(),
-                    start,
-                    end,
-                },
-                count: self.parse_count(&count)?,
-                engine,
-                version,
-                seconds,
-                computed_at: Some(computed_at),
-                source,
-            });
+            let values = row.map_err(|e| self.error("listing answers", e))?;
+            match read_row(&values) {
+                Ok(answer) => listing.answers.push(answer),
+                Err(bad) => listing.bad.push(bad),
+            }
         }
-        Ok(answers)
+        Ok(listing)
     }
 }
 

@@ -431,6 +431,79 @@ fn verify_names_both_sides_of_a_sum_that_disagrees() {
     );
 }
 
+/// Rows planted past the schema's CHECKs (raw SQL under `PRAGMA ignore_check_constraints`):
+/// `verify` names each one, in a line of its own, and still checks the other answers (the
+/// edited total of 3x4 is found too); `export` names each one and writes nothing, exit 2; a
+/// filter that leaves them out exports the rest.
+#[test]
+fn rows_past_the_schemas_checks_are_each_named_and_the_rest_checked() {
+    let test = TestStore::new();
+    test.run(&["precompute", "--max-squares", "12", "--quiet"]);
+    tamper(
+        &test,
+        "rows = 3 AND cols = 4 AND kind = 'open' AND row IS NULL",
+        "999",
+    );
+    let db = test.sqlite();
+    db.execute_batch(
+        "PRAGMA ignore_check_constraints = ON;
+         INSERT INTO answers (rows, cols, kind, row, col, count, engine, version, seconds, computed_at, source)
+         VALUES (5, 4, 'open', NULL, NULL, '10', 'memo', '0.1.0', 1.0, '2026-01-01T00:00:00Z', 'computed'),
+                (3, 3, 'open', 0, 5, '8', 'memo', '0.1.0', 1.0, '2026-01-01T00:00:00Z', 'computed'),
+                (4, 5, 'open', NULL, NULL, '-3', 'memo', '0.1.0', -1.0, '2026-01-01T00:00:00Z', 'computed');",
+    )
+    .unwrap();
+    drop(db);
+    let output = test.knights().arg("verify").output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{stdout}");
+    for planted in [
+        "(rows=5, cols=4, kind='open', row=NULL, col=NULL, to_row=NULL, to_col=NULL, count='10'): the board is stored as 5x4",
+        "(rows=3, cols=3, kind='open', row=0, col=5, to_row=NULL, to_col=NULL, count='8'): the square (0, 5) is not on 3x3",
+        "(rows=4, cols=5, kind='open', row=NULL, col=NULL, to_row=NULL, to_col=NULL, count='-3'): the count '-3' is not a whole number",
+    ] {
+        let lines: Vec<&str> = stdout.lines().filter(|l| l.contains(planted)).collect();
+        assert_eq!(lines.len(), 1, "{planted}\n{stdout}");
+        assert!(lines[0].contains(": row "), "{}", lines[0]);
+    }
+    assert!(
+        stdout.contains(
+            "open tours of 3x4 (directed board total): stored 999, expected an even number"
+        ),
+        "{stdout}"
+    );
+
+    let export = test.dir.path().join("export.csv");
+    let output = test
+        .knights()
+        .args(["export", "-o"])
+        .arg(&export)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(!export.exists(), "an export without its rows was written");
+    assert_eq!(
+        stderr
+            .lines()
+            .filter(|l| l.contains(" of the answers table ("))
+            .count(),
+        3,
+        "{stderr}"
+    );
+    assert!(
+        stderr.lines().last().unwrap().contains("3 rows of"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("nothing was exported"), "{stderr}");
+    test.knights()
+        .args(["export", "--max-squares", "8", "-o"])
+        .arg(&export)
+        .assert()
+        .success();
+    assert!(export.exists());
+}
+
 #[test]
 fn a_clean_store_verifies() {
     let test = TestStore::new();

@@ -21,7 +21,8 @@ Checks the store file (SQLite's integrity_check) and every stored answer: a cano
 a known engine, no count that a theorem rules out, even directed totals and closed counts,
 counts within the bound of the board's moves and within reach of an engine, open totals equal
 to the sum of their starts, starts equal to the sum of their pairs (on boards with pairs in the
-store), a real time and a believable number of seconds. With --recount the
+store), a real time and a believable number of seconds; a row that breaks the schema's rules
+(planted past its CHECKs) is named by its rowid, and the other answers are still checked. With --recount the
 engines count the answers again (without the store), cheapest boards first, for as long as
 --seconds allows. Prints one line per problem (the question, the stored value and the expected
 one), then a summary; exits with 1 if there is any problem, 0 if none.
