@@ -92,7 +92,7 @@ impl FromStr for MemoryBudget {
     /// Parses `1073741824`, `512M`, `2G`, `1.5GiB`, `300MB`, `64k`: units are powers of 1024
     /// (`K`, `M`, `G`, `T`, with or without `B` / `iB`, any case).
     fn from_str(text: &str) -> Result<Self, SizeError> {
-        let invalid = || SizeError(text.to_string());
+        let invalid = || SizeError(crate::input::echo(text));
         let trimmed = text.trim();
         let split = trimmed
             .find(|c: char| !(c.is_ascii_digit() || c == '.'))

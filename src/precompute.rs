@@ -8,6 +8,7 @@ use crate::board::{Board, BoardError};
 use crate::count::frontier;
 use crate::error::Error;
 use crate::graph::MAX_BITSET_SQUARES;
+use crate::input::echo;
 use crate::question::{Question, TourKind};
 use crate::resolve::Engine;
 
@@ -38,7 +39,8 @@ impl FromStr for BoardRange {
         };
         if from.0 > to.0 || from.1 > to.1 {
             return Err(format!(
-                "'{text}' is empty: the first size must not exceed the second in rows or columns"
+                "'{}' is empty: the first size must not exceed the second in rows or columns",
+                echo(text)
             ));
         }
         Ok(BoardRange { from, to })
@@ -50,7 +52,10 @@ impl BoardRange {
     pub fn one_board(text: &str) -> Result<Board, String> {
         let range: BoardRange = text.parse()?;
         if range.from != range.to {
-            return Err(format!("'{text}' is a range; give one board like 5x6"));
+            return Err(format!(
+                "'{}' is a range; give one board like 5x6",
+                echo(text)
+            ));
         }
         Board::new(range.from.0, range.from.1).map_err(|e| e.to_string())
     }

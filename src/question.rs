@@ -52,7 +52,11 @@ impl FromStr for TourKind {
             .find(|kind| kind.name() == name)
             .ok_or_else(|| {
                 let names: Vec<&str> = TourKind::ALL.iter().map(|k| k.name()).collect();
-                format!("unknown kind '{name}' (known: {})", names.join(", "))
+                format!(
+                    "unknown kind '{}' (known: {})",
+                    crate::input::echo(name),
+                    names.join(", ")
+                )
             })
     }
 }
@@ -107,7 +111,11 @@ impl FromStr for AnswerKind {
             .find(|kind| kind.name() == name)
             .ok_or_else(|| {
                 let names: Vec<&str> = AnswerKind::ALL.iter().map(|k| k.name()).collect();
-                format!("unknown kind '{name}' (known: {})", names.join(", "))
+                format!(
+                    "unknown kind '{}' (known: {})",
+                    crate::input::echo(name),
+                    names.join(", ")
+                )
             })
     }
 }

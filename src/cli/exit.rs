@@ -11,6 +11,7 @@
 use std::process::ExitCode;
 
 use knights::error::{Failure, Remedy};
+use knights::input::echo;
 use knights::shards::ShardError;
 
 /// An error found by the command line itself, with its exit code.
@@ -163,10 +164,32 @@ pub fn report_usage_error(err: clap::Error) -> ExitCode {
             ExitCode::from(2)
         }
         _ => {
-            eprintln!("{}", one_line(&err.render().to_string()));
+            eprintln!("{}", one_line(&shorten_quotes(err).render().to_string()));
             ExitCode::from(2)
         }
     }
+}
+
+/// The error with every piece of the command line it quotes (a value, an argument, a
+/// subcommand) shortened as the library's own messages quote input ([`echo`]): a value of
+/// 50,000 characters is quoted in at most a line.
+fn shorten_quotes(mut err: clap::Error) -> clap::Error {
+    use clap::error::ContextValue;
+    let quoted: Vec<_> = err
+        .context()
+        .map(|(kind, value)| (kind, value.clone()))
+        .collect();
+    for (kind, value) in quoted {
+        let short = match value {
+            ContextValue::String(text) => ContextValue::String(echo(&text)),
+            ContextValue::Strings(texts) => {
+                ContextValue::Strings(texts.iter().map(|t| echo(t)).collect())
+            }
+            _ => continue,
+        };
+        err.insert(kind, short);
+    }
+    err
 }
 
 /// Folds clap's message (error, details, usage, hint) into one line that names what is wrong

@@ -140,7 +140,10 @@ pub fn parse_cols(text: &str) -> Result<RangeInclusive<u32>, String> {
     let low = parse_side(low.trim())?;
     let high = parse_side(high.trim())?;
     if low > high {
-        return Err(format!("'{text}' is empty: {low} is more than {high}"));
+        return Err(format!(
+            "'{}' is empty: {low} is more than {high}",
+            knights::input::echo(text)
+        ));
     }
     Ok(low..=high)
 }

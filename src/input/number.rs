@@ -37,10 +37,11 @@ pub fn parse_whole(text: &str) -> Result<u64, NotWhole> {
 
 /// A whole number, worded for an option or parameter; `hint` says what the value is.
 fn whole(text: &str, hint: &str) -> Result<u64, String> {
+    let shown = || super::echo(text);
     parse_whole(text).map_err(|e| match e {
-        NotWhole::Negative => format!("{text} is negative; {hint}"),
-        NotWhole::TooLarge => format!("{text} is far too large; {hint}"),
-        NotWhole::NotANumber => format!("'{text}' is not a whole number; {hint}"),
+        NotWhole::Negative => format!("{} is negative; {hint}", shown()),
+        NotWhole::TooLarge => format!("{} is far too large; {hint}", shown()),
+        NotWhole::NotANumber => format!("'{}' is not a whole number; {hint}", shown()),
     })
 }
 
@@ -54,7 +55,7 @@ pub fn parse_side(text: &str) -> Result<u32, String> {
 /// Reads a row or column of a square given as an option or parameter, counted from 0.
 pub fn parse_coordinate(text: &str) -> Result<u32, String> {
     let value = whole(text, "squares are numbered from 0")?;
-    u32::try_from(value).map_err(|_| format!("{text} is far too large"))
+    u32::try_from(value).map_err(|_| format!("{} is far too large", super::echo(text)))
 }
 
 /// An upper bound on the number of decimal digits of any count of tours on `board` (open or

@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use crate::board::{Board, Square};
-use crate::input::{parse_coordinate, parse_side};
+use crate::input::{echo, parse_coordinate, parse_side};
 use crate::precompute::BoardRange;
 use crate::question::{AnswerKind, TourKind};
 use crate::store::AnswerFilter;
@@ -24,7 +24,8 @@ impl Params {
         for (i, (name, _)) in pairs.iter().enumerate() {
             if !known.contains(&name.as_str()) {
                 return Err(ApiError::bad(format!(
-                    "unknown parameter '{name}' (known: {})",
+                    "unknown parameter '{}' (known: {})",
+                    echo(name),
                     known.join(", ")
                 )));
             }
@@ -51,7 +52,11 @@ impl Params {
         self.get(name)
             .map(|value| {
                 parse(value).map_err(|why| {
-                    ApiError::bad(format!("invalid value '{value}' for '{name}': {why}"))
+                    ApiError::bad(format!(
+                        "invalid value '{}' for '{}': {why}",
+                        echo(value),
+                        echo(name)
+                    ))
                 })
             })
             .transpose()

@@ -388,9 +388,9 @@ fn parse_header(line: &str) -> Result<(PlanFormat, Header), String> {
     for word in rest.split_whitespace() {
         let (key, value) = word
             .split_once('=')
-            .ok_or_else(|| format!("the header's `{word}` is not KEY=VALUE"))?;
+            .ok_or_else(|| format!("the header's `{}` is not KEY=VALUE", echo(word)))?;
         if fields.insert(key, value).is_some() {
-            return Err(format!("the header gives {key}= twice"));
+            return Err(format!("the header gives {}= twice", echo(key)));
         }
     }
     let get = |key: &str| {

@@ -117,7 +117,12 @@ impl FromStr for Split {
         [Split::Start, Split::Pair, Split::Both]
             .into_iter()
             .find(|split| split.name() == name)
-            .ok_or_else(|| format!("unknown split '{name}' (known: start, pair, both)"))
+            .ok_or_else(|| {
+                format!(
+                    "unknown split '{}' (known: start, pair, both)",
+                    crate::input::echo(name)
+                )
+            })
     }
 }
 

@@ -286,7 +286,10 @@ impl Store {
     fn parse_count(&self, text: &str) -> Result<BigUint, StoreError> {
         text.parse().map_err(|_| StoreError::Damaged {
             path: self.path.clone(),
-            detail: format!("a stored count '{text}' is not a whole number"),
+            detail: format!(
+                "a stored count '{}' is not a whole number",
+                crate::input::echo(text)
+            ),
         })
     }
 

@@ -179,12 +179,16 @@ pub fn check_utc_timestamp(text: &str) -> Result<(), String> {
             .map_or(0, |d| d.as_secs() as i64);
         if at > now + 86_400 {
             return Err(format!(
-                "computed_at '{text}' is in the future (more than a day past this machine's clock)"
+                "computed_at '{}' is in the future (more than a day past this machine's clock)",
+                echo(text)
             ));
         }
         return Ok(());
     };
-    Err(format!("computed_at '{text}' is not a real time: {why}"))
+    Err(format!(
+        "computed_at '{}' is not a real time: {why}",
+        echo(text)
+    ))
 }
 
 /// Days from 1970-01-01 to a date of the proleptic Gregorian calendar (Howard Hinnant's

@@ -394,3 +394,66 @@ fn a_large_judge_file_is_answered_alike_by_solve_and_batch() {
     assert!(batch.status.success(), "{batch:?}");
     assert!(String::from_utf8(batch.stdout).unwrap() == expected);
 }
+
+/// A value of 50,000 characters, wherever it is given, is quoted in at most a line (40
+/// characters and "…"): a query line of `solve` and `batch`, a field of an imported CSV or
+/// JSON file, a plan's line, and every kind of value on the command line (a board range, a
+/// side, a square, a memory size, a number of seconds, an unknown option or command).
+#[test]
+fn a_value_of_50000_characters_is_quoted_in_at_most_a_line() {
+    let test = TestStore::new();
+    let dir = test.dir.path();
+    let x = "x".repeat(50_000);
+    let nines = "9".repeat(50_000);
+    let write = |name: &str, text: String| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    let judge = write("judge.txt", format!("1\n5 4 0 {x}\n"));
+    let queries = write("queries.txt", format!("5 4 {x} 0\n"));
+    let csv = write(
+        "answers.csv",
+        format!("{HEADER}3,4,{x},,,16,memo,0.1.0,0.1,2026-01-01T00:00:00Z\n"),
+    );
+    let json = write("answers.json", format!("[{{\"rows\": 3, \"{x}\": 4}}]"));
+    let plan = write(
+        "plan.jsonl",
+        format!("# knights shards plan {x}\nid,rows,cols,row,col,to_row,to_col,weight,estimate\n"),
+    );
+    let range = format!("3x3..{x}");
+    let cols = format!("9..{nines}");
+    let budget = format!("--memory={x}");
+    let unknown = format!("--{x}");
+    let cases: [&[&str]; 15] = [
+        &["solve", &judge],
+        &["batch", &queries],
+        &["import", &csv],
+        &["import", &json],
+        &["shards", "status", &plan],
+        &["precompute", "--boards", &x],
+        &["precompute", "--boards", &range],
+        &["count", &nines, "4"],
+        &["count", "5", "4", "0", "0", "--to", "1", &nines],
+        &["series", "5", "--cols", &cols],
+        &["query", "--board", &x],
+        &["verify", "--recount", "--seconds", &x],
+        &[&budget, "count", "3", "4"],
+        &["count", "3", "4", &unknown],
+        &[&x],
+    ];
+    for args in cases {
+        let output = test.knights().args(args).output().unwrap();
+        let shown: Vec<String> = args.iter().map(|a| a.chars().take(30).collect()).collect();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{shown:?}: {stderr}");
+        assert!(output.stdout.is_empty(), "{shown:?}");
+        assert_eq!(stderr.lines().count(), 1, "{shown:?}: {stderr}");
+        assert!(
+            stderr.chars().count() < 400,
+            "{shown:?}: {} characters: {}…",
+            stderr.chars().count(),
+            stderr.chars().take(400).collect::<String>()
+        );
+    }
+}

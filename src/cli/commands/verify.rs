@@ -47,7 +47,8 @@ fn parse_seconds(text: &str) -> Result<f64, String> {
     match text.trim().parse::<f64>() {
         Ok(seconds) if seconds.is_finite() && (0.0..=1e9).contains(&seconds) => Ok(seconds),
         _ => Err(format!(
-            "'{text}' is not a number of seconds from 0 to 1000000000"
+            "'{}' is not a number of seconds from 0 to 1000000000",
+            knights::input::echo(text)
         )),
     }
 }
