@@ -75,7 +75,14 @@ fn said_once(err: &anyhow::Error) -> String {
     let mut line = String::new();
     for cause in err.chain() {
         let text = cause.to_string();
-        if line.contains(&text) {
+        // SQLite's own error under rusqlite's says the same words after its code:
+        // `database or disk is full` then `Error code 13: database or disk is full`.
+        let words = text
+            .strip_prefix("Error code ")
+            .and_then(|rest| rest.split_once(": "))
+            .filter(|(code, _)| code.bytes().all(|b| b.is_ascii_digit()))
+            .map_or(text.as_str(), |(_, words)| words);
+        if line.contains(words) {
             continue;
         }
         if !line.is_empty() {

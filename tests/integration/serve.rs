@@ -39,8 +39,12 @@ impl Server {
         Server::start_in(shell, extra)
     }
 
-    fn start_in(mut command: Command, extra: &[&str]) -> Server {
-        let store = TestStore::new();
+    fn start_in(command: Command, extra: &[&str]) -> Server {
+        Server::start_on(command, TestStore::new(), extra)
+    }
+
+    /// The same, on `store`.
+    fn start_on(mut command: Command, store: TestStore, extra: &[&str]) -> Server {
         let mut child = command
             .args(["serve", "--bind", "127.0.0.1:0", "--wait", "60", "--db"])
             .arg(store.path())
@@ -1035,4 +1039,47 @@ fn a_store_replaced_under_the_server_answers_500_and_says_so() {
                 && line.contains("is not an SQLite database")),
         "{stderr}"
     );
+}
+
+/// A store the server cannot write: it says so once, when it starts (as `count` does), then
+/// answers, computing again what it cannot keep; the store is left as it was.
+#[cfg(unix)]
+#[test]
+fn a_read_only_store_is_said_once_when_the_server_starts() {
+    use std::os::unix::fs::PermissionsExt;
+    let store = TestStore::new();
+    store.run(&["count", "5", "4", "0", "0"]);
+    let Some(reader) = crate::util::Reader::new(store.dir.path()) else {
+        println!("note: no user here who cannot write (root without setpriv?); skipped");
+        return;
+    };
+    let (file_mode, dir_mode) = reader.read_only_modes();
+    let mode = |path: &std::path::Path, mode: u32| {
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap()
+    };
+    mode(&store.path(), file_mode);
+    mode(store.dir.path(), dir_mode);
+    let before = std::fs::read(store.path()).unwrap();
+    let shown = store.path().display().to_string();
+    let server = Server::start_on(reader.command(), store, &[]);
+    for _ in 0..2 {
+        let reply = server.get("/api/count?rows=5&cols=5&row=2&col=2");
+        assert_eq!(reply.status, 200, "{}", reply.body);
+        assert_eq!(reply.json()["count"], "64", "{}", reply.body);
+    }
+    let cached = server.get("/api/count?rows=5&cols=4&row=0&col=0");
+    assert_eq!(cached.status, 200, "{}", cached.body);
+    let after = std::fs::read(server.store.path()).unwrap();
+    let (code, stderr) = server.interrupt();
+    assert_eq!(code, Some(0), "{stderr}");
+    let warning = format!(
+        "warning: the answer store {shown} is read-only; what the server computes is not saved, and is computed again when asked again"
+    );
+    assert_eq!(
+        stderr.lines().filter(|line| *line == warning).count(),
+        1,
+        "{stderr}"
+    );
+    assert_eq!(stderr.matches("read-only").count(), 1, "{stderr}");
+    assert!(after == before, "the store was changed");
 }

@@ -172,3 +172,71 @@ impl Recounter {
         }
     }
 }
+
+/// How to run `knights` as a user who cannot write what the tests make: nobody (through
+/// `setpriv`) when the tests run as root, since root writes anywhere; else this very user,
+/// once the write permissions are taken away. `None` where neither can be done.
+#[cfg(unix)]
+pub struct Reader {
+    /// Runs as nobody (the tests run as root).
+    pub as_nobody: bool,
+}
+
+#[cfg(unix)]
+impl Reader {
+    const NOBODY: [&'static str; 3] = ["--reuid=65534", "--regid=65534", "--clear-groups"];
+
+    /// The reader for the tests' directory `dir`, if there is one.
+    pub fn new(dir: &std::path::Path) -> Option<Reader> {
+        let root = std::process::Command::new("id")
+            .arg("-u")
+            .output()
+            .is_ok_and(|o| o.stdout.trim_ascii() == b"0");
+        if !root {
+            return Some(Reader { as_nobody: false });
+        }
+        // Nobody must reach the binary and the test's directory.
+        use std::os::unix::fs::PermissionsExt;
+        let reachable = dir
+            .ancestors()
+            .skip(1)
+            .all(|a| std::fs::metadata(a).is_ok_and(|m| m.permissions().mode() & 0o001 != 0));
+        let runs = std::process::Command::new("setpriv")
+            .args(Self::NOBODY)
+            .arg(env!("CARGO_BIN_EXE_knights"))
+            .arg("--version")
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        (reachable && runs).then_some(Reader { as_nobody: true })
+    }
+
+    /// The `knights` binary, run as this reader.
+    pub fn command(&self) -> std::process::Command {
+        if self.as_nobody {
+            let mut cmd = std::process::Command::new("setpriv");
+            cmd.args(Self::NOBODY).arg(env!("CARGO_BIN_EXE_knights"));
+            cmd
+        } else {
+            std::process::Command::new(env!("CARGO_BIN_EXE_knights"))
+        }
+    }
+
+    /// `knights --db DB`, run as this reader.
+    pub fn knights(&self, db: &std::path::Path) -> std::process::Command {
+        let mut cmd = self.command();
+        cmd.arg("--db").arg(db);
+        cmd
+    }
+
+    /// The modes of a store file and its directory that keep this reader from writing the
+    /// store (the file's: nobody does not own it; this user's: no write bit anywhere).
+    pub fn read_only_modes(&self) -> (u32, u32) {
+        if self.as_nobody {
+            (0o644, 0o777)
+        } else {
+            (0o444, 0o700)
+        }
+    }
+}
