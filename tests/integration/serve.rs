@@ -1083,3 +1083,34 @@ fn a_read_only_store_is_said_once_when_the_server_starts() {
     assert_eq!(stderr.matches("read-only").count(), 1, "{stderr}");
     assert!(after == before, "the store was changed");
 }
+
+/// A parameter's name or value of 50,000 characters is quoted in at most a line (40
+/// characters and "…"), as the command line quotes it.
+#[test]
+fn a_parameter_of_50000_characters_is_quoted_in_at_most_a_line() {
+    let server = Server::start(&[]);
+    let x = "x".repeat(50_000);
+    for path in [
+        format!("/api/count?rows={x}&cols=4"),
+        format!("/api/count?rows=5&cols=4&{x}=1"),
+        format!("/api/answers?board={x}"),
+    ] {
+        let reply = server.get(&path);
+        assert_eq!(
+            reply.status,
+            400,
+            "{}",
+            &reply.body[..reply.body.len().min(400)]
+        );
+        let message = reply.error();
+        assert!(
+            message.chars().count() < 300,
+            "{} characters",
+            message.chars().count()
+        );
+        assert!(
+            message.contains(&format!("{}…", "x".repeat(40))),
+            "{message}"
+        );
+    }
+}
