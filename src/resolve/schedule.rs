@@ -71,32 +71,14 @@ pub(super) fn compute(
                 let (question, choice) = match task {
                     Task::One(question, choice) => (question, choice),
                     Task::Starts(starts) => {
-                        compute_starts(starts, task_budget, &cancel, sender);
+                        compute_starts(starts, task_budget, sharing, &cancel, sender);
                         return;
                     }
                 };
                 // The receiver outlives the tasks, so sending cannot fail.
                 let _ = sender.send(match compute_one(question, *choice, task_budget, &cancel) {
                     Ok((answer, stats, note)) => Message::Answer(answer, stats, note),
-                    Err(Error::MemoryBudget {
-                        board,
-                        square,
-                        states,
-                        bytes,
-                        budget,
-                        ..
-                    }) => Message::Failed(
-                        *question,
-                        Error::MemoryBudget {
-                            board,
-                            square,
-                            states,
-                            bytes,
-                            budget,
-                            shared_by: sharing,
-                        },
-                    ),
-                    Err(e) => Message::Failed(*question, e),
+                    Err(e) => Message::Failed(*question, shared(e, sharing)),
                 });
             });
         });
@@ -174,6 +156,7 @@ impl Task {
 fn compute_starts(
     starts: &[Question],
     budget: MemoryBudget,
+    sharing: u64,
     cancel: &CancelFlag,
     sender: &mpsc::Sender<Message>,
 ) {
@@ -200,8 +183,30 @@ fn compute_starts(
             frontier: figures,
             ..EngineStats::default()
         }),
-        Err(e) => Message::Failed(starts[0], e),
+        Err(e) => Message::Failed(starts[0], shared(e, sharing)),
     });
+}
+
+/// A task's error, saying that its memory budget was a share of the whole (`sharing` tasks).
+fn shared(error: Error, sharing: u64) -> Error {
+    match error {
+        Error::MemoryBudget {
+            board,
+            square,
+            states,
+            bytes,
+            budget,
+            ..
+        } => Error::MemoryBudget {
+            board,
+            square,
+            states,
+            bytes,
+            budget,
+            shared_by: sharing,
+        },
+        other => other,
+    }
 }
 
 /// What a computing task tells the thread that saves.

@@ -70,14 +70,14 @@ fn published_closed_counts() {
         if row.rows * row.cols > 54 {
             continue;
         }
-        if (row.rows, row.cols) == (6, 9) {
-            continue; // 54 squares but far too many states for this engine
+        if [(6, 8), (6, 9)].contains(&(row.rows, row.cols)) {
+            continue; // too many states for this engine in a test (6x8: a minute)
         }
         let board = Board::new(row.rows, row.cols).unwrap();
         assert_eq!(cycles(board), row.count, "{board} ({})", row.source);
         checked.push(board.to_string());
     }
-    assert_eq!(checked, ["3x10", "3x12", "5x6", "6x6", "3x18"]);
+    assert_eq!(checked, ["3x10", "3x12", "5x6", "6x6", "6x7", "3x18"]);
 }
 
 fn open_total(board: Board) -> u128 {

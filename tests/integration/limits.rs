@@ -89,20 +89,17 @@ fn auto_falls_back_to_the_memo_engine_on_the_memory_budget() {
 /// Parallel tasks share the budget, and the message says so.
 #[test]
 fn a_shared_budget_is_named_as_shared() {
+    // The starts of two boards: two tasks at once, each with half the budget.
+    let dir = tempfile::tempdir().unwrap();
+    let queries = dir.path().join("two-boards.txt");
+    std::fs::write(&queries, "2\n6 7 0 0\n6 8 0 0\n").unwrap();
     crate::util::knights()
-        .args([
-            "--no-cache",
-            "--memory",
-            "128K",
-            "count",
-            "6",
-            "7",
-            "--engine",
-            "frontier",
-        ])
+        .args(["--no-cache", "--memory", "128K", "solve"])
+        .arg(&queries)
+        .args(["--engine", "frontier"])
         .assert()
-        .code(1)
-        .stderr(contains("budget shared by"));
+        .failure()
+        .stderr(contains("(the 128.0 KiB budget shared by 2 tasks)"));
     // The starts of a board that meets in the middle are one task, with the whole budget.
     crate::util::knights()
         .args([

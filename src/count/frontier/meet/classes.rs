@@ -14,15 +14,35 @@ const CLASS_GROUP: usize = 16;
 use crate::count::frontier::state::{Codec, DANGLING, FIRST_LABEL, FULL, Word};
 use crate::count::frontier::tally::Tally;
 
-/// One half's state at the cut, reduced.
+/// One half's state at the cut, reduced, as a class keeps it (the class says the degrees and
+/// the tour ends).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct CutState<T> {
-    /// [`class_key`]: the degrees (two bits a cut square) and the tour ends behind the paths.
-    pub(super) class: u64,
     /// Four bits a cut square: for a square of degree 1, the cut square at the other end of its
     /// path, or the square itself when its path runs to a tour end inside the half.
     pub(super) links: u64,
     pub(super) count: T,
+}
+
+/// A reduced state with its class, while the classes are sorted out.
+#[derive(Clone, Copy, Debug)]
+struct Reduced<T> {
+    /// [`class_key`]: the degrees (two bits a cut square) and the tour ends behind the paths.
+    class: u64,
+    links: u64,
+    count: T,
+}
+
+impl<T> Reduced<T> {
+    fn state(&self) -> CutState<T>
+    where
+        T: Copy,
+    {
+        CutState {
+            links: self.links,
+            count: self.count,
+        }
+    }
 }
 
 /// The class of a state: its cut degrees and its number of tour ends (0, 1 or 2).
@@ -35,16 +55,21 @@ pub(super) fn degree_of(degrees: u64, i: usize) -> u32 {
     ((degrees >> (2 * i)) & 3) as u32
 }
 
-/// A half's reduced states, sorted by class, with the range of each class. A half symmetric
+/// A half's reduced states, sorted by class, with the place of each class. A half symmetric
 /// left to right keeps each pair of mirror images once, as the smaller of the two with the
-/// count of both (a state that is its own image keeps its own count).
+/// count of both (a state that is its own image keeps its own count). The states are kept in
+/// blocks of whole classes, so that they were moved into them a block at a time.
 pub(super) struct CutClasses<T> {
-    states: Vec<CutState<T>>,
-    index: HashMap<u64, (usize, usize)>,
+    blocks: Vec<Vec<CutState<T>>>,
+    /// Each class's block and range in it.
+    index: HashMap<u64, (usize, usize, usize)>,
     /// The cut's width, when the states are kept a pair of mirror images at a time.
     mirror: Option<usize>,
     cut: usize,
 }
+
+/// States moved into one block at a time (at least; a block ends with a class).
+const BLOCK_STATES: usize = 1 << 20;
 
 impl<T: Tally + Copy> CutClasses<T> {
     /// The states kept of one class (empty when there are none): with mirror images kept a
@@ -53,7 +78,7 @@ impl<T: Tally + Copy> CutClasses<T> {
     pub(super) fn class(&self, key: u64) -> &[CutState<T>] {
         self.index
             .get(&key)
-            .map_or(&[], |&(from, to)| &self.states[from..to])
+            .map_or(&[], |&(block, from, to)| &self.blocks[block][from..to])
     }
 
     /// Whether the states are kept a pair of mirror images at a time.
@@ -83,17 +108,18 @@ impl<T: Tally + Copy> CutClasses<T> {
         };
         let mut states = Vec::new();
         for state in self.class(key) {
-            let image = mirrored(*state, self.cut, w);
-            states.push(if same(&image, state) {
-                *state
+            let image = mirrored(key, *state, self.cut, w);
+            if same(&image, key, state) {
+                states.push(*state);
             } else {
-                halved(state)
-            });
+                states.push(halved(state));
+            }
         }
-        for state in self.class(mirrored_class(key, self.cut, w)) {
-            let image = mirrored(*state, self.cut, w);
-            if !same(&image, state) {
-                states.push(halved(&image));
+        let image_key = mirrored_class(key, self.cut, w);
+        for state in self.class(image_key) {
+            let image = mirrored(image_key, *state, self.cut, w);
+            if !same(&image, image_key, state) {
+                states.push(halved(&image.state()));
             }
         }
         std::borrow::Cow::Owned(states)
@@ -115,8 +141,9 @@ impl<T: Tally + Copy> CutClasses<T> {
     }
 }
 
-fn same<T>(a: &CutState<T>, b: &CutState<T>) -> bool {
-    a.class == b.class && a.links == b.links
+/// Whether a reduced state is the state `b` of class `class`.
+fn same<T>(a: &Reduced<T>, class: u64, b: &CutState<T>) -> bool {
+    a.class == class && a.links == b.links
 }
 
 /// Reads a half's last layer (the cut in window slots `offset..offset + cut`) into classes, on
@@ -136,32 +163,36 @@ pub(super) fn cut_classes<Wd: Word, T: Tally + Copy>(
     // The reduced states go straight into one array sized for the whole layer (its pages are
     // only used as they are written), a few shards at a time, each shard freed once read: the
     // layer and the array are never both whole.
-    let mut states = Vec::with_capacity(layer.states() as usize);
+    let mut states: Vec<Reduced<T>> = Vec::with_capacity(layer.states() as usize);
     let mut layer = layer.into_iter();
     loop {
         let group: Vec<Shard<T>> = layer.by_ref().take(CLASS_GROUP).collect();
         if group.is_empty() {
             break;
         }
-        let reduced: Vec<Vec<CutState<T>>> = group
+        let reduced: Vec<Vec<Reduced<T>>> = group
             .into_par_iter()
             .map(|shard| {
                 shard
                     .into_iter()
                     .filter_map(|(key, count)| {
                         let (window, _) = codec.decode::<Wd>(key);
-                        reduce(window, cut, offset, open).map(|(class, links)| CutState {
+                        reduce(window, cut, offset, open).map(|(class, links)| Reduced {
                             class,
                             links,
                             count,
                         })
                     })
                     // A pair of mirror images is kept as the smaller, with the count of both.
-                    .map(|state| match mirror.map(|w| mirrored(state, cut, w)) {
-                        Some(image) if (image.class, image.links) < (state.class, state.links) => {
-                            image
+                    .map(|state| {
+                        match mirror.map(|w| mirrored(state.class, state.state(), cut, w)) {
+                            Some(image)
+                                if (image.class, image.links) < (state.class, state.links) =>
+                            {
+                                image
+                            }
+                            _ => state,
                         }
-                        _ => state,
                     })
                     .collect()
             })
@@ -183,17 +214,44 @@ pub(super) fn cut_classes<Wd: Word, T: Tally + Copy>(
     if overflow {
         return None;
     }
-    states.shrink_to_fit();
+    // Into blocks of whole classes, from the end: each block's states are copied out and
+    // the array shortened, so that both never hold the whole half.
+    let mut blocks = Vec::new();
+    let mut starts = Vec::new();
+    while !states.is_empty() {
+        let mut from = states.len().saturating_sub(BLOCK_STATES);
+        let class = states[from].class;
+        while from > 0 && states[from - 1].class == class {
+            from -= 1;
+        }
+        let block: Vec<CutState<T>> = states[from..].iter().map(Reduced::state).collect();
+        let classes: Vec<(u64, usize)> = {
+            let mut classes = Vec::new();
+            for (i, state) in states[from..].iter().enumerate() {
+                if i == 0 || states[from + i - 1].class != state.class {
+                    classes.push((state.class, i));
+                }
+            }
+            classes
+        };
+        states.truncate(from);
+        states.shrink_to_fit();
+        starts.push(classes);
+        blocks.push(block);
+    }
+    blocks.reverse();
+    starts.reverse();
     let mut index = HashMap::new();
-    let mut from = 0;
-    for to in 1..=states.len() {
-        if to == states.len() || states[to].class != states[from].class {
-            index.insert(states[from].class, (from, to));
-            from = to;
+    for (b, classes) in starts.into_iter().enumerate() {
+        for (c, &(class, from)) in classes.iter().enumerate() {
+            let to = classes
+                .get(c + 1)
+                .map_or(blocks[b].len(), |&(_, next)| next);
+            index.insert(class, (b, from, to));
         }
     }
     Some(CutClasses {
-        states,
+        blocks,
         index,
         mirror,
         cut,
@@ -214,20 +272,20 @@ fn mirrored_class(key: u64, cut: usize, w: usize) -> u64 {
     degrees | (key >> 32) << 32
 }
 
-/// The mirror image of a reduced state on a cut of two rows of width `w`.
-fn mirrored<T>(state: CutState<T>, cut: usize, w: usize) -> CutState<T> {
+/// The mirror image of a reduced state (of class `class`) on a cut of two rows of width `w`.
+fn mirrored<T>(class: u64, state: CutState<T>, cut: usize, w: usize) -> Reduced<T> {
     let image = |i: usize| mirror_square(i, w);
-    let ends = state.class >> 32;
+    let ends = class >> 32;
     let mut degrees = 0u64;
     let mut links = 0u64;
     for i in 0..cut {
         let j = image(i);
-        degrees |= u64::from(degree_of(state.class, i)) << (2 * j);
-        if degree_of(state.class, i) == 1 {
+        degrees |= u64::from(degree_of(class, i)) << (2 * j);
+        if degree_of(class, i) == 1 {
             links |= (image(((state.links >> (4 * i)) & 15) as usize) as u64) << (4 * j);
         }
     }
-    CutState {
+    Reduced {
         class: degrees | ends << 32,
         links,
         count: state.count,
