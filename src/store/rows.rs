@@ -13,6 +13,7 @@ use crate::input::echo;
 use crate::question::{AnswerKind, Question};
 
 use super::Answer;
+use super::answer::ANSWER_COLUMNS;
 
 /// A row of the answers table that is not an answer this knights can read: it breaks one of
 /// the schema's rules.
@@ -84,35 +85,27 @@ pub(super) fn read_row(values: &[Value]) -> Result<Answer, BadRow> {
 
 /// The answer of a row, checked against every rule of the schema.
 fn read_answer(values: &[Value]) -> Result<Answer, String> {
-    let names = [
-        "rowid",
-        "rows",
-        "cols",
-        "kind",
-        "row",
-        "col",
-        "count",
-        "engine",
-        "version",
-        "seconds",
-        "computed_at",
-        "source",
-        "to_row",
-        "to_col",
-    ];
+    // The row is read as `rowid` and then the answers table's columns, in order.
+    let name = |i: usize| {
+        if i == 0 {
+            "rowid"
+        } else {
+            ANSWER_COLUMNS[i - 1]
+        }
+    };
     let number = |i: usize| -> Result<Option<u32>, String> {
         match &values[i] {
             Value::Null => Ok(None),
             Value::Integer(n) => u32::try_from(*n)
                 .map(Some)
-                .map_err(|_| format!("{} is {n}, out of range", names[i])),
-            _ => Err(format!("{} is not a whole number", names[i])),
+                .map_err(|_| format!("{} is {n}, out of range", name(i))),
+            _ => Err(format!("{} is not a whole number", name(i))),
         }
     };
     let text = |i: usize| -> Result<&str, String> {
         match &values[i] {
             Value::Text(text) => Ok(text.as_str()),
-            _ => Err(format!("{} is not text", names[i])),
+            _ => Err(format!("{} is not text", name(i))),
         }
     };
     let (Some(rows), Some(cols)) = (number(1)?, number(2)?) else {
@@ -142,7 +135,7 @@ fn read_answer(values: &[Value]) -> Result<Answer, String> {
                     Err(format!("the square {square} is not on {board}"))
                 }
             }
-            _ => Err(format!("{} and {} are not both given", names[r], names[c])),
+            _ => Err(format!("{} and {} are not both given", name(r), name(c))),
         }
     };
     let (start, end) = (square(4, 5)?, square(12, 13)?);
