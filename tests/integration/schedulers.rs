@@ -1,9 +1,12 @@
 //! Many machines under a scheduler: `shards run` takes its worker number from a Slurm job
-//! array or a Kubernetes Indexed Job, says which it used, and refuses what it cannot know.
+//! array or a Kubernetes Indexed Job, says which it used, and refuses what it cannot know; the
+//! README's Kubernetes Job, read as YAML, has the fields its text relies on. (The README's
+//! Slurm and GNU parallel blocks run on a real Slurm in `scripts/scheduler-check.sh`.)
 
 use std::path::Path;
 
 use predicates::str::contains;
+use yaml_rust2::{Yaml, YamlLoader};
 
 use crate::util::TestStore;
 
@@ -168,4 +171,115 @@ fn kubernetes_pods_and_refusals() {
         let stderr = String::from_utf8_lossy(&refused.get_output().stderr).into_owned();
         assert_eq!(stderr, expected, "{args:?} {vars:?}");
     }
+}
+
+/// The block of README.md marked `<!-- scheduler-check: NAME -->`, as the scheduler check
+/// reads it.
+fn readme_block(name: &str) -> String {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let mark = format!("<!-- scheduler-check: {name} -->");
+    let after = readme
+        .split_once(&mark)
+        .unwrap_or_else(|| panic!("README.md has no {mark}"))
+        .1;
+    let body = after.trim_start().split_once('\n').unwrap().1;
+    body[..body.find("\n```").unwrap()].to_string()
+}
+
+/// The README's Kubernetes Job (not run here: no cluster can be reached) is YAML with the
+/// fields its text relies on: an Indexed Job whose `--workers` is its completions, retried by
+/// index, whose pod runs `shards run` on the plan of the ConfigMap into a store per index on the
+/// results volume.
+#[test]
+fn the_readme_kubernetes_job() {
+    let docs = YamlLoader::load_from_str(&readme_block("kubernetes")).unwrap();
+    assert_eq!(docs.len(), 1);
+    let job = &docs[0];
+    assert_eq!(job["apiVersion"].as_str(), Some("batch/v1"));
+    assert_eq!(job["kind"].as_str(), Some("Job"));
+    let spec = &job["spec"];
+    assert_eq!(spec["completionMode"].as_str(), Some("Indexed"));
+    let completions = spec["completions"].as_i64().unwrap();
+    assert!(spec["parallelism"].as_i64().unwrap() <= completions);
+    assert!(spec["backoffLimitPerIndex"].as_i64().unwrap() >= 1);
+    let pod = &spec["template"]["spec"];
+    // backoffLimitPerIndex requires it.
+    assert_eq!(pod["restartPolicy"].as_str(), Some("Never"));
+    let containers = pod["containers"].as_vec().unwrap();
+    assert_eq!(containers.len(), 1);
+    let container = &containers[0];
+    let command: Vec<&str> = container["command"]
+        .as_vec()
+        .unwrap()
+        .iter()
+        .map(|part| part.as_str().unwrap())
+        .collect();
+    assert_eq!(command[..2], ["sh", "-c"]);
+    let line: Vec<&str> = command[2].split_whitespace().collect();
+    assert_eq!(line[..2], ["exec", "knights"]);
+    let after = |flag: &str| line[line.iter().position(|w| *w == flag).unwrap() + 1];
+    assert_eq!(after("--workers"), completions.to_string());
+    assert!(
+        !line.contains(&"--worker"),
+        "the index comes from JOB_COMPLETION_INDEX"
+    );
+    let store = after("--db");
+    assert!(
+        store.contains("$JOB_COMPLETION_INDEX"),
+        "a store per index: {store}"
+    );
+    let run = line.iter().position(|w| *w == "run").unwrap();
+    assert_eq!(line[run - 1], "shards");
+    let plan = line[run + 1];
+
+    // The volumes: each mounted one is declared, the plan's is the ConfigMap the README
+    // creates, the store's a claim that outlives the pods.
+    let declared = pod["volumes"].as_vec().unwrap();
+    let volume = |name: &str| -> &Yaml {
+        declared
+            .iter()
+            .find(|v| v["name"].as_str() == Some(name))
+            .unwrap_or_else(|| panic!("no volume {name}"))
+    };
+    let mounts = container["volumeMounts"].as_vec().unwrap();
+    assert_eq!(mounts.len(), declared.len());
+    let mount_of = |path: &str| -> &str {
+        mounts
+            .iter()
+            .find(|m| path.starts_with(&format!("{}/", m["mountPath"].as_str().unwrap())))
+            .unwrap_or_else(|| panic!("{path} is on no mounted volume"))["name"]
+            .as_str()
+            .unwrap()
+    };
+    let plan_volume = volume(mount_of(plan));
+    assert_eq!(
+        plan_volume["configMap"]["name"].as_str(),
+        Some("knights-plan")
+    );
+    assert!(plan.ends_with("/plan.jsonl"), "the ConfigMap's key: {plan}");
+    let results = volume(mount_of(store));
+    assert!(
+        results["persistentVolumeClaim"]["claimName"]
+            .as_str()
+            .is_some(),
+        "{results:?}"
+    );
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    assert!(readme.contains("kubectl create configmap knights-plan --from-file=plan.jsonl"));
+}
+
+/// The README's Slurm script: no --worker (the index comes from the array), a store per task.
+#[test]
+fn the_readme_slurm_script() {
+    let script = readme_block("slurm-script");
+    assert!(script.starts_with("#!/bin/sh\n"), "{script}");
+    assert!(script.contains("#SBATCH --array=0-3\n"), "{script}");
+    let exec = script
+        .lines()
+        .find(|l| l.starts_with("exec knights"))
+        .unwrap();
+    assert!(exec.contains("--db \"results/w$SLURM_ARRAY_TASK_ID.db\" shards run plan.jsonl"));
+    assert!(!exec.contains("--worker"), "{exec}");
 }
