@@ -68,6 +68,7 @@ installed=$((SECONDS - clock))
 # it, as the README says they must.
 cargo build --quiet
 export PATH="$ROOT/target/debug:$PATH"
+built=$((SECONDS - clock))
 
 # Nothing of a scheduler this script may itself run under, nor the user's store or home.
 unset KNIGHTS_WORKERS JOB_COMPLETION_INDEX $(compgen -e | grep '^SLURM_' || true)
@@ -151,7 +152,7 @@ if [ "$state" != idle ]; then
     cannot "the node $NODE is not idle after 30 s (sinfo: '${state:-nothing}')"
 fi
 started=$((SECONDS - clock))
-echo "scheduler check: Slurm $(sinfo --version | cut -d' ' -f2) up, node $NODE idle with $CPUS CPUs ($(nproc) here), in $((started - installed)) s"
+echo "scheduler check: Slurm $(sinfo --version | cut -d' ' -f2) up, node $NODE idle with $CPUS CPUs ($(nproc) here), in $((started - built)) s"
 
 # From here on a check that fails is counted, and the script goes on to the next.
 passed=0
@@ -369,5 +370,5 @@ slurm_retry() {
 }
 step slurm-retry slurm_retry || true
 
-echo "scheduler check: $passed passed, $failed failed, in $((SECONDS - clock)) s ($installed s installing, $((started - installed)) s starting Slurm)"
+echo "scheduler check: $passed passed, $failed failed, in $((SECONDS - clock)) s ($installed s installing, $((built - installed)) s building, $((started - built)) s starting Slurm)"
 [ "$failed" -eq 0 ]
