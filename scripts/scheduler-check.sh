@@ -48,6 +48,8 @@ cleanup() {
     rm -rf "$WORK"
 }
 trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 # 1. The packages, from Debian, where they are missing.
 missing=""
@@ -202,7 +204,7 @@ run_in() {
     (cd "$dir" && timeout 120 sh -e -c "$text" <"$WORK/empty" >>out 2>>err)
 }
 
-# The table that `shards merge` printed last (in $1/out, or the file $2 there) against
+# The table that `shards merge` printed last (in $1/out, or the file $4 there) against
 # `knights count ROWS COLS`; and `verify` on the merged store.
 same_as_count() {
     local dir="$WORK/jobs/$1" rows=$2 cols=$3 file=${4:-out}
@@ -228,7 +230,7 @@ step() {
         echo "  [$name] $((SECONDS - began)) s"
         return 0
     fi
-    bad "$name: a command failed"
+    bad "$name: stopped at a command that failed"
     for f in err out; do
         [ -s "$WORK/jobs/$name/$f" ] && tail -n 5 "$WORK/jobs/$name/$f" | sed "s|^|    $f: |"
     done

@@ -86,9 +86,10 @@ pub enum WorkerError {
     },
     /// A Slurm array that is not `0-(N-1)`, so that its size is not the number of workers.
     #[error(
-        "the Slurm job array is {min}-{max}{step} ({count} {tasks}), not 0-(N-1): its size is not the number of workers (a task resubmitted alone?)",
+        "the Slurm job array is {min}-{max}{step} ({count} {tasks}), not 0-(N-1): its size is not the number of workers{alone}",
         step = if *step > 1 { format!(":{step}") } else { String::new() },
         tasks = if *count == 1 { "task" } else { "tasks" },
+        alone = if *count == 1 { " (a task resubmitted alone?)" } else { "" },
     )]
     PartialArray {
         /// `SLURM_ARRAY_TASK_MIN`.
@@ -284,10 +285,12 @@ mod tests {
             (SLURM_MAX, "2"),
             (SLURM_STEP, "2"),
         ];
-        assert!(matches!(
-            assign(None, None, env(&stepped)),
-            Err(WorkerError::PartialArray { step: 2, .. })
-        ));
+        let e = assign(None, None, env(&stepped)).unwrap_err();
+        assert!(matches!(e, WorkerError::PartialArray { step: 2, .. }));
+        assert_eq!(
+            e.to_string(),
+            "the Slurm job array is 0-2:2 (2 tasks), not 0-(N-1): its size is not the number of workers"
+        );
         assert_eq!(
             assign(None, None, env(&[(SLURM_INDEX, "0")])),
             Err(WorkerError::NoCount { index: SLURM_INDEX })
