@@ -10,6 +10,8 @@
 
 use std::fmt;
 
+use crate::input::echo;
+
 /// The task's index in a Slurm job array.
 pub const SLURM_INDEX: &str = "SLURM_ARRAY_TASK_ID";
 /// How many tasks the Slurm job array has.
@@ -71,7 +73,7 @@ pub enum WorkerError {
     #[error("both {SLURM_INDEX} and {KUBERNETES_INDEX} are set: which worker this is is unclear")]
     TwoSchedulers,
     /// A variable that is not a number.
-    #[error("{var} is '{value}', not a number")]
+    #[error("{var} is '{}', not a number", echo(value))]
     NotANumber {
         /// The variable.
         var: &'static str,

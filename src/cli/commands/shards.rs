@@ -340,7 +340,8 @@ fn run_worker(args: RunArgs, session: &Session) -> Result<()> {
 /// This worker's number and the number of workers: the options, else the scheduler's
 /// environment ([`worker::assign`]).
 fn assignment(args: &RunArgs) -> Result<Assignment> {
-    worker::assign(args.worker, args.workers, |name| std::env::var(name).ok()).map_err(|e| {
+    let var = |name: &str| std::env::var_os(name).map(|v| v.to_string_lossy().into_owned());
+    worker::assign(args.worker, args.workers, var).map_err(|e| {
         let remedy = match e {
             WorkerError::NoIndex | WorkerError::TwoSchedulers => "; give --worker I --workers N",
             WorkerError::NoCount { .. } | WorkerError::PartialArray { .. } => {
