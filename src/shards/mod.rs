@@ -22,6 +22,7 @@
 mod error;
 mod file;
 mod merge;
+pub mod worker;
 
 use std::fmt;
 use std::str::FromStr;

@@ -13,6 +13,7 @@ mod input;
 mod limits;
 mod pairs;
 mod refusals;
+mod schedulers;
 mod serve;
 mod shards;
 mod store;

@@ -128,7 +128,7 @@ fn status_exits_with_one_until_the_plan_is_done() {
         .assert()
         .code(1)
         .stdout(contains("1 of 6 shards done (100.0% of the estimate)"));
-    test.run(&["shards", "run", plan.to_str().unwrap()]);
+    test.run(&["shards", "run", plan.to_str().unwrap(), "--worker", "0"]);
     test.knights()
         .args(["shards", "status"])
         .arg(&plan)

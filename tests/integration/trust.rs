@@ -622,7 +622,7 @@ fn every_reader_refuses_a_total_that_contradicts_its_starts() {
         &["batch", queries.to_str().unwrap(), "--quiet"],
         &["solve", judge.to_str().unwrap()],
         &["precompute", "--boards", "5x6", "--quiet"],
-        &["shards", "run", plan, "--quiet"],
+        &["shards", "run", plan, "--worker", "0", "--quiet"],
         &["shards", "merge", plan, "--from", &store],
     ] {
         let output = test.knights().args(args).output().unwrap();

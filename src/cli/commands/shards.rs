@@ -10,6 +10,7 @@ use clap::{Subcommand, ValueEnum};
 use knights::Board;
 use knights::input::plural;
 use knights::output::Format;
+use knights::shards::worker::{self, Assignment, Source, WorkerError};
 use knights::shards::{self, Plan, PlanFormat, ShardError, Split, StoreAnswers};
 use knights::store::Store;
 
@@ -132,7 +133,12 @@ struct PlanArgs {
 #[derive(Debug, clap::Args)]
 #[command(after_help = "\
 Worker I of N computes the shards whose place in the plan is I modulo N, into the store given by
---db (or $KNIGHTS_DB): give every worker a store file of its own. A plan with replicas R gives
+--db (or $KNIGHTS_DB): give every worker a store file of its own. Without --worker, I comes from
+the scheduler: a Slurm job array's $SLURM_ARRAY_TASK_ID, or a Kubernetes Indexed Job's
+$JOB_COMPLETION_INDEX; N from --workers, else $KNIGHTS_WORKERS, else (Slurm only) the array's
+size $SLURM_ARRAY_TASK_COUNT when the array is 0-(N-1) (a task resubmitted alone, --array=2, is
+an array of one: give --workers there). The line it starts with says which it used. With neither
+--worker nor a scheduler's index: exit 2. A plan with replicas R gives
 copy c of the shard at place P to worker (P + c x floor(N / R)) modulo N, so N must be at least R
 and the copies go to different workers. What the store already has is skipped and every answer
 is saved as it is finished, so a worker that was stopped (Ctrl-C, a kill, a lost machine) is
@@ -140,26 +146,18 @@ simply run again.
 
 Examples:
   knights --db w1.db shards run plan.jsonl --worker 1 --workers 4
+  knights --db \"w$SLURM_ARRAY_TASK_ID.db\" shards run plan.jsonl --workers 4     in sbatch --array=0-3
   knights --db w1.db shards run plan.jsonl --shard 6x6-s3")]
 struct RunArgs {
     /// The plan file (`-` for standard input).
     plan: PathBuf,
-    /// This worker's number, from 0 to N-1.
-    #[arg(
-        long,
-        value_name = "I",
-        default_value_t = 0,
-        allow_negative_numbers = true
-    )]
-    worker: u64,
-    /// The number of workers N.
-    #[arg(
-        long,
-        value_name = "N",
-        default_value_t = 1,
-        allow_negative_numbers = true
-    )]
-    workers: u64,
+    /// This worker's number, from 0 to N-1 [default: the scheduler's index].
+    #[arg(long, value_name = "I", allow_negative_numbers = true)]
+    worker: Option<u64>,
+    /// The number of workers N [default: $KNIGHTS_WORKERS, a Slurm array's size, or 1 with
+    /// --worker].
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    workers: Option<u64>,
     /// Only this shard (instead of a worker's share).
     #[arg(long, value_name = "ID", conflicts_with_all = ["worker", "workers"])]
     shard: Option<String>,
@@ -288,6 +286,7 @@ fn read_plan(path: &Path) -> Result<Plan> {
 
 fn run_worker(args: RunArgs, session: &Session) -> Result<()> {
     let plan = read_plan(&args.plan)?;
+    let mut who = String::new();
     let mine = match &args.shard {
         Some(id) => vec![plan.shard(id).ok_or_else(|| {
             CliError::bad_input(format!(
@@ -299,9 +298,22 @@ fn run_worker(args: RunArgs, session: &Session) -> Result<()> {
                 plan.shards[plan.shards.len() - 1].id
             ))
         })?],
-        None => plan
-            .for_worker(args.worker, args.workers)
-            .map_err(with_flags)?,
+        None => {
+            let me = assignment(&args)?;
+            let mine = plan
+                .for_worker(me.worker, me.workers)
+                .map_err(|e| scheduled(e, &me))?;
+            if me.from_scheduler() {
+                eprintln!(
+                    "shards run: worker {} of {} ({})",
+                    me.worker,
+                    me.workers,
+                    sources(&me)
+                );
+            }
+            who = format!("worker {} of {}", me.worker, me.workers);
+            mine
+        }
     };
     let mut store = session.writable_store("shards run", false)?;
     let settings = session.settings(args.engine.engine);
@@ -310,10 +322,9 @@ fn run_worker(args: RunArgs, session: &Session) -> Result<()> {
     let report = shards::run(&mine, &mut store, &settings, &mut |event| bar.report(event));
     drop(bar);
     let report = report?;
-    let who = match &args.shard {
-        Some(id) => format!("shard {id}"),
-        None => format!("worker {} of {}", args.worker, args.workers),
-    };
+    if let Some(id) = &args.shard {
+        who = format!("shard {id}");
+    }
     eprintln!(
         "{who}: {} {}, {} computed, {} already stored, {:.3} s; store {}",
         mine.len(),
@@ -324,6 +335,49 @@ fn run_worker(args: RunArgs, session: &Session) -> Result<()> {
         store.path()
     );
     Ok(())
+}
+
+/// This worker's number and the number of workers: the options, else the scheduler's
+/// environment ([`worker::assign`]).
+fn assignment(args: &RunArgs) -> Result<Assignment> {
+    let var = |name: &str| std::env::var_os(name).map(|v| v.to_string_lossy().into_owned());
+    worker::assign(args.worker, args.workers, var).map_err(|e| {
+        let remedy = match e {
+            WorkerError::NoIndex | WorkerError::TwoSchedulers => "; give --worker I --workers N",
+            WorkerError::NoCount { .. } | WorkerError::PartialArray { .. } => {
+                "; give --workers N (or set KNIGHTS_WORKERS)"
+            }
+            WorkerError::NotANumber { .. } => "",
+        };
+        CliError::bad_input(format!("{e}{remedy}")).into()
+    })
+}
+
+/// Where the worker's numbers came from, in the options' and variables' names:
+/// `SLURM_ARRAY_TASK_ID=2, --workers 4`.
+fn sources(me: &Assignment) -> String {
+    let name = |source: Source, value: u64, option: &str| match source {
+        Source::Given => format!("{option} {value}"),
+        Source::Var(var) => format!("{var}={value}"),
+        Source::SlurmMax => format!("{}={}", worker::SLURM_MAX, value - 1),
+        Source::One => "one worker".to_string(),
+    };
+    format!(
+        "{}, {}",
+        name(me.worker_from, me.worker, "--worker"),
+        name(me.workers_from, me.workers, "--workers")
+    )
+}
+
+/// A refusal of the worker's numbers, named as they were given: the options, or the
+/// scheduler's variables.
+fn scheduled(e: ShardError, me: &Assignment) -> anyhow::Error {
+    match e {
+        ShardError::Workers { .. } if me.from_scheduler() || me.workers_from != Source::Given => {
+            CliError::bad_input(format!("{e} ({})", sources(me))).into()
+        }
+        e => with_flags(e),
+    }
 }
 
 /// The stores named by --from, else the session's store, each read for the plan's shards.
