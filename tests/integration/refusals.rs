@@ -80,12 +80,7 @@ fn negative_numbers_are_refused_as_values() {
         2,
         "invalid value '-1' for '--memory <SIZE>': invalid memory size '-1'",
     );
-    let plan = test.dir.path().join("plan.jsonl");
-    test.knights()
-        .args(["shards", "plan", "5", "5", "-o"])
-        .arg(&plan)
-        .assert()
-        .success();
+    let plan = plan_5x5(&test);
     for flag in ["--worker", "--workers"] {
         refused(
             &test,
@@ -101,12 +96,7 @@ fn negative_numbers_are_refused_as_values() {
 #[test]
 fn status_exits_with_one_until_the_plan_is_done() {
     let test = TestStore::new();
-    let plan = test.dir.path().join("plan.jsonl");
-    test.knights()
-        .args(["shards", "plan", "5", "5", "-o"])
-        .arg(&plan)
-        .assert()
-        .success();
+    let plan = plan_5x5(&test);
     test.run(&["shards", "run", plan.to_str().unwrap(), "--shard", "5x5-s0"]);
     test.knights()
         .args(["shards", "status"])
@@ -142,12 +132,7 @@ fn status_exits_with_one_until_the_plan_is_done() {
 #[test]
 fn an_empty_worker_store_is_called_empty() {
     let test = TestStore::new();
-    let plan = test.dir.path().join("plan.jsonl");
-    test.knights()
-        .args(["shards", "plan", "5", "5", "-o"])
-        .arg(&plan)
-        .assert()
-        .success();
+    let plan = plan_5x5(&test);
     let empty = test.dir.path().join("empty.db");
     std::fs::write(&empty, "").unwrap();
     refused(
@@ -162,4 +147,15 @@ fn an_empty_worker_store_is_called_empty() {
         2,
         &format!("{} is an empty file, not an answer store", empty.display()),
     );
+}
+
+/// The plan of 5x5 by start (6 shards), written in the test's directory.
+fn plan_5x5(test: &TestStore) -> std::path::PathBuf {
+    let plan = test.dir.path().join("plan.jsonl");
+    test.knights()
+        .args(["shards", "plan", "5", "5", "-o"])
+        .arg(&plan)
+        .assert()
+        .success();
+    plan
 }
