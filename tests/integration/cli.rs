@@ -297,7 +297,6 @@ fn solve_rejects_binary_input() {
 #[test]
 fn interrupt_stops_a_long_count_cleanly() {
     use std::process::{Command, Stdio};
-    use std::time::Duration;
 
     let store = TestStore::new();
     let child = Command::new(env!("CARGO_BIN_EXE_knights"))
@@ -308,16 +307,22 @@ fn interrupt_stops_a_long_count_cleanly() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(Duration::from_millis(500));
-    let status = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
+    interrupt_after_half_a_second(&child);
     let output = child.wait_with_output().unwrap();
     assert_eq!(output.status.code(), Some(130));
     assert!(output.stdout.is_empty());
     assert!(predicate::str::contains("interrupted").eval(&String::from_utf8_lossy(&output.stderr)));
+}
+
+/// Sends Ctrl-C (SIGINT) to `child` half a second after it started, time for its handler.
+#[cfg(unix)]
+fn interrupt_after_half_a_second(child: &std::process::Child) {
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let status = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
 }
 
 /// While `solve` or `batch -` waits for its input (a terminal, or here a pipe that stays
@@ -340,12 +345,7 @@ fn interrupt_ends_a_wait_for_input_at_once() {
             .spawn()
             .unwrap();
         // Time to install the handler; the input stays open and empty.
-        std::thread::sleep(Duration::from_millis(500));
-        let status = Command::new("kill")
-            .args(["-INT", &child.id().to_string()])
-            .status()
-            .unwrap();
-        assert!(status.success());
+        interrupt_after_half_a_second(&child);
         let clock = Instant::now();
         while child.try_wait().unwrap().is_none() {
             if clock.elapsed() > Duration::from_secs(20) {
