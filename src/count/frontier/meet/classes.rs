@@ -215,40 +215,27 @@ pub(super) fn cut_classes<Wd: Word, T: Tally + Copy>(
         return None;
     }
     // Into blocks of whole classes, from the end: each block's states are copied out and
-    // the array shortened, so that both never hold the whole half.
-    let mut blocks = Vec::new();
-    let mut starts = Vec::new();
+    // the array shortened, so that both never hold the whole half. Classes are found through
+    // the index alone, so the blocks may stay in the order they were cut.
+    let mut blocks: Vec<Vec<CutState<T>>> = Vec::new();
+    let mut index = HashMap::new();
     while !states.is_empty() {
         let mut from = states.len().saturating_sub(BLOCK_STATES);
         let class = states[from].class;
         while from > 0 && states[from - 1].class == class {
             from -= 1;
         }
-        let block: Vec<CutState<T>> = states[from..].iter().map(Reduced::state).collect();
-        let classes: Vec<(u64, usize)> = {
-            let mut classes = Vec::new();
-            for (i, state) in states[from..].iter().enumerate() {
-                if i == 0 || states[from + i - 1].class != state.class {
-                    classes.push((state.class, i));
-                }
+        let tail = &states[from..];
+        let mut first = 0;
+        for i in 1..=tail.len() {
+            if i == tail.len() || tail[i].class != tail[first].class {
+                index.insert(tail[first].class, (blocks.len(), first, i));
+                first = i;
             }
-            classes
-        };
+        }
+        blocks.push(tail.iter().map(Reduced::state).collect());
         states.truncate(from);
         states.shrink_to_fit();
-        starts.push(classes);
-        blocks.push(block);
-    }
-    blocks.reverse();
-    starts.reverse();
-    let mut index = HashMap::new();
-    for (b, classes) in starts.into_iter().enumerate() {
-        for (c, &(class, from)) in classes.iter().enumerate() {
-            let to = classes
-                .get(c + 1)
-                .map_or(blocks[b].len(), |&(_, next)| next);
-            index.insert(class, (b, from, to));
-        }
     }
     Some(CutClasses {
         blocks,
