@@ -227,7 +227,7 @@ impl Plan {
     }
 
     /// Whether the cut is around the centre of the board rather than between two rows.
-    fn cut_around_centre(&self) -> bool {
+    pub(super) fn cut_around_centre(&self) -> bool {
         !self.h.is_multiple_of(2)
     }
 
