@@ -53,6 +53,9 @@ pub struct Settings {
     pub engine: EngineChoice,
     /// Memory for all engines together (split between parallel tasks).
     pub memory: MemoryBudget,
+    /// Where tours between two squares keep the halves they share with other pairs (see
+    /// [`frontier::count_between_meeting`](crate::count::frontier::count_between_meeting)).
+    pub halves: Option<std::path::PathBuf>,
     /// Stops the work cleanly when set.
     pub cancel: CancelFlag,
 }

@@ -240,6 +240,9 @@ fn meet_pair_word<Wd: Word, T: SavedCount + Into<u128>>(
     cancel: &CancelFlag,
 ) -> Stats {
     let mut stats = FrontierStats::counting_in::<T>();
+    if let Some(dir) = dir {
+        saved::prepare(dir)?;
+    }
     let join = all.join();
     let pair = all.cheapest_image(from, to);
     let halves = Halves {
@@ -325,6 +328,51 @@ mod tests {
             }
         }
         assert_eq!(kinds.into_iter().collect::<Vec<_>>(), [0, 1, 2, 3, 4]);
+    }
+
+    /// The halves 8x8's pairs need, up to mirror images: the one with no ends, one with one
+    /// end for each of 12 squares before the cut, and halves of both ends for the few pairs
+    /// near one corner that no symmetry parts by the cut.
+    #[test]
+    fn eight_by_eight_pairs_share_few_halves() {
+        let board = Board::new(8, 8).unwrap();
+        let all = Plan::new(board, FrontierMode::OpenAll, Purpose::Meet).unwrap();
+        let mut halves = std::collections::BTreeMap::new();
+        let mut joins = std::collections::BTreeMap::new();
+        let mut pairs = std::collections::BTreeSet::new();
+        for from in board.all_squares() {
+            for to in board.all_squares() {
+                // The colour rule decides the others: an even board's ends differ in colour.
+                if from >= to || (from.row + from.col + to.row + to.col) % 2 == 0 {
+                    continue;
+                }
+                let pair = all.cheapest_image(from, to);
+                if !pairs.insert((pair.tops, pair.bottoms, pair.required)) {
+                    continue;
+                }
+                *joins.entry(pair.cost(all.cut().0).0).or_insert(0) += 1;
+                for kind in [pair.tops, pair.bottoms] {
+                    let image = match kind {
+                        HalfKind::OneEnd(v) => HalfKind::OneEnd(v.min(all.mirror_index(v))),
+                        other => other,
+                    };
+                    *halves.entry(image).or_insert(0) += 1;
+                }
+            }
+        }
+        let one_end = halves
+            .keys()
+            .filter(|k| matches!(k, HalfKind::OneEnd(_)))
+            .count();
+        let both = halves
+            .keys()
+            .filter(|k| matches!(k, HalfKind::BothEnds(..)))
+            .count();
+        assert!(halves.contains_key(&HalfKind::NoEnds));
+        assert!(!halves.contains_key(&HalfKind::Any));
+        assert!(one_end <= 12, "{halves:?}");
+        assert!(both <= 10, "{halves:?}");
+        eprintln!("joins by kind {joins:?}; halves {halves:?}");
     }
 
     /// Pairs counted through a directory of saved halves, the first time (computing and saving

@@ -46,6 +46,19 @@ pub(super) fn half_path(dir: &Path, name: &str) -> PathBuf {
     dir.join(format!("{name}.half"))
 }
 
+/// Makes the directory of saved halves where it is missing, before any half is computed for
+/// it: one that cannot be made or written is refused at once, not after hours of work.
+pub(super) fn prepare(dir: &Path) -> Result<(), Error> {
+    let refuse = |why: String| {
+        Error::Unsupported(format!("the directory for halves {} {why}", dir.display()))
+    };
+    std::fs::create_dir_all(dir).map_err(|e| refuse(format!("cannot be made: {e}")))?;
+    let probe = dir.join(format!(".probe.{}", std::process::id()));
+    File::create(&probe).map_err(|e| refuse(format!("cannot be written: {e}")))?;
+    let _ = std::fs::remove_file(&probe);
+    Ok(())
+}
+
 /// A checksum of every 8 bytes written, so that a file cut short or changed is refused.
 #[derive(Default)]
 struct Checksum(u64);
