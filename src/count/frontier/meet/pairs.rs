@@ -189,6 +189,7 @@ impl Halves<'_> {
         let name = all.half_name(kind, T::BITS);
         if let Some(dir) = self.dir {
             if let Some(classes) = saved::load::<T>(dir, &name)? {
+                stats.halves_read += 1;
                 return Ok(classes);
             }
             let image = match kind {
@@ -202,6 +203,7 @@ impl Halves<'_> {
             if let Some(image) = image.filter(|&image| image != kind && all.mirrors_halves())
                 && let Some(classes) = saved::load::<T>(dir, &all.half_name(image, T::BITS))?
             {
+                stats.halves_read += 1;
                 return Ok(classes.mirror_image(all.w));
             }
         }
@@ -210,6 +212,7 @@ impl Halves<'_> {
         let classes = plan.classes::<Wd, T>(layer, &join.codec, join.cut, join.offset, true)?;
         if let Some(dir) = self.dir {
             saved::save(dir, &name, &classes)?;
+            stats.halves_saved += 1;
         }
         Ok(classes)
     }
@@ -351,6 +354,9 @@ mod tests {
                     continue;
                 }
                 *joins.entry(pair.cost(all.cut().0).0).or_insert(0) += 1;
+                if std::env::var_os("KNIGHTS_PRINT_PAIRS").is_some() {
+                    eprintln!("PAIR {} {} {} {} {:?}", from.row, from.col, to.row, to.col, pair);
+                }
                 for kind in [pair.tops, pair.bottoms] {
                     let image = match kind {
                         HalfKind::OneEnd(v) => HalfKind::OneEnd(v.min(all.mirror_index(v))),
