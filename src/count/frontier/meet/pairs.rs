@@ -355,7 +355,10 @@ mod tests {
                 }
                 *joins.entry(pair.cost(all.cut().0).0).or_insert(0) += 1;
                 if std::env::var_os("KNIGHTS_PRINT_PAIRS").is_some() {
-                    eprintln!("PAIR {} {} {} {} {:?}", from.row, from.col, to.row, to.col, pair);
+                    eprintln!(
+                        "PAIR {} {} {} {} {:?}",
+                        from.row, from.col, to.row, to.col, pair
+                    );
                 }
                 for kind in [pair.tops, pair.bottoms] {
                     let image = match kind {
