@@ -279,6 +279,7 @@ fn recount(
         engine: EngineChoice::Auto,
         memory: settings.memory,
         halves: settings.halves.clone(),
+        one_at_a_time: settings.one_at_a_time,
         cancel: stop.clone(),
     };
     std::thread::scope(|scope| {

@@ -126,6 +126,7 @@ impl Session {
             engine: engine.into(),
             memory: self.memory,
             halves: self.halves.clone(),
+            one_at_a_time: false,
             cancel: self.cancel.clone(),
         }
     }

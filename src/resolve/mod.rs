@@ -56,6 +56,9 @@ pub struct Settings {
     /// Where tours between two squares keep the halves they share with other pairs (see
     /// [`frontier::count_between_meeting`](crate::count::frontier::count_between_meeting)).
     pub halves: Option<std::path::PathBuf>,
+    /// Computes one question at a time with the whole budget (each question's engine still
+    /// uses every core), for questions that each need most of the memory.
+    pub one_at_a_time: bool,
     /// Stops the work cleanly when set.
     pub cancel: CancelFlag,
 }

@@ -57,15 +57,20 @@ pub(super) fn compute(
 
     // Tasks running side by side share the budget; a task alone has all of it.
     let threads = rayon::current_num_threads().max(1) as u64;
-    let sharing = if tasks.len() == 1 { 1 } else { threads };
+    let sharing = if tasks.len() == 1 || settings.one_at_a_time {
+        1
+    } else {
+        threads
+    };
     let task_budget = MemoryBudget::from_bytes(settings.memory.bytes() / sharing);
     let (sender, receiver) = mpsc::channel::<Message>();
     let mut first_error: Option<Error> = None;
     std::thread::scope(|scope| {
         let cancel = settings.cancel.clone();
         let halves = settings.halves.as_deref();
+        let one_at_a_time = settings.one_at_a_time;
         scope.spawn(move || {
-            tasks.par_iter().for_each_with(sender, |sender, task| {
+            let each = |sender: &mut mpsc::Sender<Message>, task: &Task| {
                 if cancel.is_cancelled() {
                     return;
                 }
@@ -83,7 +88,15 @@ pub(super) fn compute(
                         Err(e) => Message::Failed(*question, shared(e, sharing)),
                     },
                 );
-            });
+            };
+            // One task at a time, each with the whole budget and every core inside it; else
+            // the tasks side by side.
+            if one_at_a_time {
+                let mut sender = sender;
+                tasks.iter().for_each(|task| each(&mut sender, task));
+            } else {
+                tasks.par_iter().for_each_with(sender, each);
+            }
         });
 
         let mut pending: Vec<Answer> = Vec::new();

@@ -225,6 +225,7 @@ impl App {
                 engine: EngineChoice::Auto,
                 memory,
                 halves: None,
+                one_at_a_time: false,
                 cancel: cancel.clone(),
             };
             resolve::resolve(&questions, store.as_mut(), &settings, progress)

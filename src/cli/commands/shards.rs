@@ -13,6 +13,7 @@ use knights::output::Format;
 use knights::shards::worker::{self, Assignment, Source, WorkerError};
 use knights::shards::{self, Plan, PlanFormat, ShardError, Split, StoreAnswers};
 use knights::store::Store;
+use knights::resolve::Settings;
 
 use crate::cli::exit::CliError;
 use crate::cli::flags::EngineArgs;
@@ -163,6 +164,11 @@ struct RunArgs {
     shard: Option<String>,
     #[command(flatten)]
     engine: EngineArgs,
+    /// One shard at a time, with the whole memory budget (every core still works inside it):
+    /// for shards that each need most of the memory, as 8x8's pairs do. By default shards run
+    /// side by side, sharing the budget.
+    #[arg(long)]
+    one_at_a_time: bool,
     /// No progress bar.
     #[arg(long, short)]
     quiet: bool,
@@ -316,7 +322,10 @@ fn run_worker(args: RunArgs, session: &Session) -> Result<()> {
         }
     };
     let mut store = session.writable_store("shards run", false)?;
-    let settings = session.settings(args.engine.engine);
+    let settings = Settings {
+        one_at_a_time: args.one_at_a_time,
+        ..session.settings(args.engine.engine)
+    };
     let clock = Instant::now();
     let bar = WorkBar::new(args.quiet, &session.cancel);
     let report = shards::run(&mine, &mut store, &settings, &mut |event| bar.report(event));
