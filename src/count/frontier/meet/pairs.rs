@@ -54,7 +54,8 @@ impl PairJoin {
         let before = |kind: HalfKind| match kind {
             HalfKind::NoEnds | HalfKind::Any => 0,
             HalfKind::OneEnd(v) => lo - v,
-            HalfKind::BothEnds(a, b) => 2 * lo - a - b,
+            // (The second end may lie on the cut.)
+            HalfKind::BothEnds(a, b) => lo - a + lo.saturating_sub(b),
         };
         let rank = match (self.tops, self.bottoms) {
             (HalfKind::NoEnds, HalfKind::NoEnds) => 0,
