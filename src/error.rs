@@ -105,6 +105,22 @@ pub enum Error {
         budget: u64,
     },
 
+    /// A search for a tour between two squares ran out of its time without deciding (its
+    /// [`Remedy`]: more time). It does not mean that there is no such tour.
+    #[error(
+        "no tour from {start} to {end} on {board} was found in {seconds:.1} s: the search gave up (which does not mean there is none)"
+    )]
+    TourSearchGaveUp {
+        /// The board.
+        board: Board,
+        /// The first square.
+        start: crate::board::Square,
+        /// The last square.
+        end: crate::board::Square,
+        /// Seconds searched.
+        seconds: f64,
+    },
+
     /// The work was interrupted (Ctrl-C) before it finished.
     #[error("interrupted")]
     Interrupted,
@@ -162,6 +178,8 @@ pub enum Error {
 pub enum Remedy {
     /// Allow the engines more memory.
     MoreMemory,
+    /// Allow a search more time.
+    MoreTime,
     /// Ask what can be counted on this board instead: its closed tours, and tours between two
     /// squares (which a plan of shards lists for many machines).
     OtherQuestions(Board),
@@ -172,6 +190,7 @@ impl fmt::Display for Remedy {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Remedy::MoreMemory => f.write_str("allow more memory"),
+            Remedy::MoreTime => f.write_str("allow the search more time"),
             Remedy::OtherQuestions(_) => f.write_str(
                 "what it can count on this board: its closed tours, and tours between two squares, which a plan of shards lists for many machines (their merge gives the board's open total and its per-square table)",
             ),
@@ -214,6 +233,7 @@ impl Error {
     pub fn remedy(&self) -> Option<Remedy> {
         match self {
             Error::MemoryBudget { .. } | Error::TourTooLarge { .. } => Some(Remedy::MoreMemory),
+            Error::TourSearchGaveUp { .. } => Some(Remedy::MoreTime),
             Error::BeyondOneMachine { board, .. } => Some(Remedy::OtherQuestions(*board)),
             Error::AtLine { error, .. } => error.remedy(),
             _ => None,

@@ -96,6 +96,9 @@ pub fn remedy_words(remedy: Remedy) -> String {
         Remedy::MoreMemory => {
             "this server's memory budget is set when it starts (knights serve --memory)".into()
         }
+        Remedy::MoreTime => {
+            "this server's time for such a search is set when it starts (knights serve --tour-seconds)".into()
+        }
         Remedy::OtherQuestions(_) => "what it can count on this board: its closed tours (kind=closed), and tours between two squares (row and col with to_row and to_col), which `knights shards plan` lists as shards for many machines (their merge gives the board's open total and its per-square table)".into(),
     }
 }
