@@ -198,6 +198,45 @@ impl fmt::Display for Remedy {
     }
 }
 
+/// What sort of failure an error is, for a front end that words errors itself (the page):
+/// one name per thing a user can do something about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// The input is wrong (a parameter, a board, a square, a file).
+    BadInput,
+    /// No engine of this build counts the board.
+    BeyondEngines,
+    /// Counts from one square, or the open total, of a board no engine finishes on one
+    /// machine: its closed tours and its pairs can be counted ([`Remedy::OtherQuestions`]).
+    BeyondOneMachine,
+    /// Over the memory budget.
+    Memory,
+    /// A search that ran out of its time without deciding.
+    GaveUp,
+    /// Stopped before it finished (what it finished is kept).
+    Interrupted,
+    /// The answer store failed or holds what cannot be trusted.
+    Store,
+    /// A bug.
+    Internal,
+}
+
+impl ErrorKind {
+    /// The kind's name, as the server sends it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            ErrorKind::BadInput => "bad_input",
+            ErrorKind::BeyondEngines => "beyond_engines",
+            ErrorKind::BeyondOneMachine => "beyond_one_machine",
+            ErrorKind::Memory => "memory",
+            ErrorKind::GaveUp => "gave_up",
+            ErrorKind::Interrupted => "interrupted",
+            ErrorKind::Store => "store",
+            ErrorKind::Internal => "internal",
+        }
+    }
+}
+
 /// Why a question got no count, and what to change: an error made into a value that can be
 /// kept beside the answers of the other questions (`knights batch`).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -237,6 +276,24 @@ impl Error {
             Error::BeyondOneMachine { board, .. } => Some(Remedy::OtherQuestions(*board)),
             Error::AtLine { error, .. } => error.remedy(),
             _ => None,
+        }
+    }
+
+    /// What sort of failure this is ([`ErrorKind`]).
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            Error::AtLine { error, .. } => error.kind(),
+            Error::BoardTooLarge { .. }
+            | Error::BoardTooWide { .. }
+            | Error::BeyondEngines { .. } => ErrorKind::BeyondEngines,
+            Error::BeyondOneMachine { .. } => ErrorKind::BeyondOneMachine,
+            Error::MemoryBudget { .. } | Error::TourTooLarge { .. } => ErrorKind::Memory,
+            Error::TourSearchGaveUp { .. } => ErrorKind::GaveUp,
+            Error::Interrupted => ErrorKind::Interrupted,
+            Error::Store(_) | Error::Untrusted { .. } if !self.is_bad_input() => ErrorKind::Store,
+            Error::Internal(_) | Error::Overflow { .. } => ErrorKind::Internal,
+            e if e.is_bad_input() => ErrorKind::BadInput,
+            _ => ErrorKind::Internal,
         }
     }
 
