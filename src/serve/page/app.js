@@ -323,6 +323,7 @@ async function loadBoard(s) {
     : s.kind === 'closed'
       ? 'A closed tour passes through every square, so every square has the same count. Choose a square to see a closed tour through it.'
       : 'Choose a square (click it, or move with the arrow keys and press Enter) to see a tour from it. Shift with a click or Enter chooses the end of the tour instead.';
+  $('hint').hidden = !named;
   if (!named) {
     setStatus('');
     showMessage({ kind: 'bad_input', error: `rows '${s.rows}' and columns '${s.cols}'` }, s);
@@ -604,6 +605,7 @@ async function loadTour(s) {
     $('tour-title').textContent = `No ${s.kind} tour from ${sq(s.row, s.col)}` + (pair ? ` to ${sq(s.to_row, s.to_col)}` : '');
     $('no-tour').textContent = body.error;
     $('no-tour').hidden = false;
+    if (!showsEnds(s)) $('ends').hidden = !pair;
     return;
   }
   if (status !== 200) {
@@ -640,11 +642,17 @@ async function showSquareCount(s) {
   const pair = hasEnd(s);
   const from = sq(s.row, s.col), to = pair ? sq(s.to_row, s.to_col) : null;
   const say = (count, how) => {
-    const tours = s.kind === 'closed' ? 'closed tours' : 'open tours';
-    const counted = count === '0' ? `No ${tours.slice(0, -1)}` : `${group(count)} ${count === '1' ? tours.slice(0, -1) : tours}`;
-    line.textContent = (pair ? `${counted} from ${from} end on ${to}` : `${counted} start on ${from}`) +
-      (s.kind === 'closed' ? ' (every closed tour passes through every square; each direction counted)' : ' (each direction counted)') +
-      (how ? `. ${sentence(how)}` : '.');
+    const tour = s.kind === 'closed' ? 'closed tour' : 'open tour';
+    let words;
+    if (count === '0') {
+      words = pair ? `No ${tour} from ${from} ends on ${to}.` : `No ${tour} starts on ${from}.`;
+    } else {
+      const tours = `${group(count)} ${count === '1' ? tour : tour + 's'}`;
+      words = (pair ? `${tours} from ${from} end on ${to}` : `${tours} start on ${from}`) +
+        (s.kind === 'closed' ? ' (every closed tour passes through every square; each direction counted).'
+          : ' (each direction counted).');
+    }
+    line.textContent = words + (how ? ` ${sentence(how)}` : '');
   };
   let known = null;
   if (boardData && boardData.kind === 'closed' && s.kind === 'closed') known = boardData.per_square;
