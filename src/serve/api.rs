@@ -163,11 +163,11 @@ async fn count_answer(app: App, query: Pairs) -> Result<Response, ApiError> {
     let request = CountRequest::parse(pairs(query)?, app.0.limits.wait)?;
     // The engines' limits first, before a table's starts are listed.
     let limit = app.0.limits.table_squares;
-    let too_large = |board: crate::Board, what: &str| {
+    let too_large = |board: crate::Board, what: &str, instead: &str| {
         ApiError::new(
             StatusCode::PAYLOAD_TOO_LARGE,
             format!(
-                "the {board} board has {} squares; this server counts {what} of at most {limit} squares",
+                "the {board} board has {} squares; this server counts {what} of at most {limit} squares{instead}",
                 board.squares()
             ),
         )
@@ -180,13 +180,14 @@ async fn count_answer(app: App, query: Pairs) -> Result<Response, ApiError> {
             {
                 return Err(too_large(
                     board,
-                    "per-square tables (the board's total: add &total)",
+                    "per-square tables",
+                    " (the board's total: add &total)",
                 ));
             }
         }
         Asked::Ends(ends) => {
             if ends.board.squares() > limit {
-                return Err(too_large(ends.board, "tables of ends"));
+                return Err(too_large(ends.board, "tables of ends", ""));
             }
             resolve::check_engines(&ends.questions(), &Settings::default())?;
         }
@@ -707,15 +708,15 @@ async fn tour_answer(app: App, query: Pairs) -> Result<Response, ApiError> {
         if svg {
             return Ok(write_tour(&tour, method, TourFormat::AnimatedSvg));
         }
-        let record: serde_json::Value =
-            serde_json::from_str(&write_tour(&tour, method, TourFormat::Json))
-                .map_err(|e| ApiError::from(crate::Error::Internal(e.to_string())))?;
-        Ok(to_json(&TourReply {
-            record,
+        // The command's record, its fields first and in their order, then the server's.
+        let record = write_tour(&tour, method, TourFormat::Json);
+        let extra = to_json(&TourExtra {
             how: format!("found by {method}"),
             colours: TOUR_COLOURS,
             numbers_up_to: NUMBERS_UP_TO,
-        }))
+        });
+        let record = record.trim_end().strip_suffix('}').unwrap_or(&record);
+        Ok(format!("{record},{}", extra.trim_start_matches('{')))
     })
     .await?;
     if !svg {
@@ -741,12 +742,10 @@ fn no_tour(reason: &NoTourReason) -> ApiError {
     ApiError::no_tour(reason.to_string())
 }
 
-/// A tour as `tour --format json` writes it, with how it was found and the colours of its
-/// picture (the server's SVG's, so that the page draws with the same).
+/// What the server adds to a tour as `tour --format json` writes it: how it was found and the
+/// colours of its picture (the server's SVG's, so that the page draws with the same).
 #[derive(Serialize)]
-struct TourReply {
-    #[serde(flatten)]
-    record: serde_json::Value,
+struct TourExtra {
     how: String,
     colours: crate::output::TourColours,
     numbers_up_to: u32,
