@@ -3,7 +3,7 @@
 //! | code | meaning |
 //! | --- | --- |
 //! | 0 | done |
-//! | 1 | the work failed (a store or file problem, an engine's limit, an internal error) |
+//! | 1 | the work failed (a store or file problem, an engine's limit, a tour search that gave up at its time limit, an internal error) |
 //! | 2 | bad input: arguments, files or queries that are wrong |
 //! | 3 | no tour exists (`tour`) |
 //! | 130 | interrupted (Ctrl-C); what was finished is kept |
