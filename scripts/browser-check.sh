@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # The page of `knights serve` in a real browser. Starts the server on a free port of 127.0.0.1
-# with a new, empty store, loads deep links in headless Chromium and checks what a person would
-# see there, against the command's own answers: the heatmap's numbers and totals of 5x5, a tour
+# with a new store (7x7's table imported), loads deep links in headless Chromium and checks what
+# a person would see there, against the command's own answers: the heatmap's numbers and totals of 5x5, a tour
 # of 25 steps from the corner drawn and animated (the path under the step numbers, the server's
 # colours, the button at the end), the theorem shown for a square with no tour, a pair's count
 # and a tour that ends there, a start's ends, 7x7 imported from data/7x7-open.csv with every
 # count readable, closed tours on a plain board, the page's own words for 8x8, 9x9 and a link
-# that names no board, and a linked tour first on a phone. Saves screenshots (wide and
-# phone-sized) in $OUT (default target/browser-check). Exits non-zero when a check fails; stops its server
-# whatever happens. Installs Debian's chromium when it is missing.
+# that names no board, a linked tour first on a phone, and the job of a closed page cancelled.
+# Saves screenshots (wide and phone-sized) in $OUT (default target/browser-check). Exits
+# non-zero when a check fails; stops its server whatever happens. Installs Debian's chromium
+# when it is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -184,6 +185,20 @@ check "7x7: the corners' 19 023 006 776 written short" "yes" \
 page=$(chrome --dump-dom --window-size=390,844 "$URL/?rows=6&cols=6&row=0&col=0&to_row=5&to_col=4")
 check "on a phone the tour comes first" "yes" \
     "$(echo "$page" | grep -q 'id="layout" class="tour-first"' && echo yes || echo no)"
+
+# 10. A page closed while its board is counted: the page said the work done, and its beacon
+# cancelled the job at once (long before the server's 30 s without a poll).
+page=$(chrome --virtual-time-budget=3000 --dump-dom "$URL/?rows=7&cols=8")
+check "the progress counts the work" "yes" \
+    "$(echo "$page" | line_of status-text | grep -q '% of the work done' && echo yes || echo no)"
+job=""
+for _ in $(seq 50); do
+    job=$(curl -s "$URL/api/jobs" | grep -o '{"job":[^{]*"open tours from every square of 7x8"[^}]*')
+    echo "$job" | grep -q '"state":"running"' || break
+    sleep 0.1
+done
+check "the closed page's job is cancelled, its clients gone" "cancelled 0" \
+    "$(echo "$job" | grep -o '"state":"[a-z]*"' | cut -d'"' -f4) $(echo "$job" | grep -o '"clients":[0-9]*' | cut -d: -f2)"
 
 # Screenshots, for a person to look at.
 shot tour-wide 1200,900 "/?rows=5&cols=5&row=0&col=0&kind=open"
