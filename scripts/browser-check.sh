@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # The page of `knights serve` in a real browser. Starts the server on a free port of 127.0.0.1
 # with a new store (7x7's table imported), loads deep links in headless Chromium and checks what
-# a person would see there, against the command's own answers: the heatmap's numbers and totals of 5x5, a tour
-# of 25 steps from the corner drawn and animated (the path under the step numbers, the server's
-# colours, the button at the end), the theorem shown for a square with no tour, a pair's count
-# and a tour that ends there, a start's ends, 7x7 imported from data/7x7-open.csv with every
-# count readable, closed tours on a plain board, the page's own words for 8x8, 9x9 and a link
-# that names no board, a linked tour first on a phone, and the job of a closed page cancelled.
-# Saves screenshots (wide and phone-sized) in $OUT (default target/browser-check). Exits
-# non-zero when a check fails; stops its server whatever happens. Installs Debian's chromium
-# when it is missing.
+# a person would see there, against the command's own answers: the heatmap's numbers and totals
+# of 5x5, a tour of 25 steps from the corner drawn and animated (the path under the step
+# numbers, the server's colours, the button at the end), the theorem shown for a square with no
+# tour, a pair's count and a tour that ends there, a start's ends, 7x7 imported from
+# data/7x7-open.csv with every count readable, closed tours on a plain board, the page's own
+# words for 8x8, 9x9 and a link that names no board, a linked tour first on a phone, and the job
+# of a closed page cancelled. Saves screenshots (wide and phone-sized) in $OUT (default
+# target/browser-check). Exits non-zero when a check fails; stops its server whatever happens.
+# Installs Debian's chromium when it is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
