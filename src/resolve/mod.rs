@@ -439,3 +439,27 @@ fn check_tables(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Board, Square};
+
+    #[test]
+    fn a_theorems_zero_is_no_work_and_a_count_is_some() {
+        let board = Board::new(7, 7).unwrap();
+        // (0, 1) is the minority colour of an odd board: a theorem's zero.
+        let zero = Question::from_start(board, Square::new(0, 1), TourKind::Open);
+        let corner = Question::from_start(board, Square::new(0, 0), TourKind::Open);
+        assert_eq!(estimated_work(&zero), 0);
+        assert!(estimated_work(&corner) > 0);
+    }
+
+    #[test]
+    fn seconds_read_as_a_person_reads_them() {
+        assert_eq!(seconds_in_words(0.0004), "less than a millisecond");
+        assert_eq!(seconds_in_words(0.2134), "0.213 s");
+        assert_eq!(seconds_in_words(12.54), "12.5 s");
+        assert_eq!(seconds_in_words(313.0), "5 min 13 s");
+    }
+}

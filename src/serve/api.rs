@@ -560,6 +560,9 @@ struct JobReply {
     status: Option<u16>,
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<String>,
+    /// What sort of failure, as an error's `kind`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    kind: Option<&'static str>,
     /// The answer of a finished job, as `/api/count` gives it.
     #[serde(skip_serializing_if = "Option::is_none")]
     answer: Option<Box<RawValue>>,
@@ -569,21 +572,24 @@ fn job_reply(job: &Job) -> JobReply {
     let state = job.state();
     let (planned, computed) = job.progress();
     let (work_planned, work_done) = job.work();
-    let (status, error, answer) = match &state {
+    let failed = |e: &ApiError| {
+        (
+            Some(e.status.as_u16()),
+            Some(e.message.clone()),
+            Some(e.kind),
+        )
+    };
+    let ((status, error, kind), answer) = match &state {
         JobState::Done(resolution) => match asked_json(job.asked, resolution) {
             Ok(answer) => (
-                Some(200),
-                None,
+                (Some(200), None, None),
                 RawValue::from_string(answer.trim_end().to_string()).ok(),
             ),
-            Err(e) => (Some(e.status.as_u16()), Some(e.message), None),
+            Err(e) => (failed(&e), None),
         },
-        JobState::Failed(e) => (Some(e.status.as_u16()), Some(e.message.clone()), None),
-        JobState::Cancelled => {
-            let e = cancelled(job);
-            (Some(e.status.as_u16()), Some(e.message), None)
-        }
-        JobState::Running => (None, None, None),
+        JobState::Failed(e) => (failed(e), None),
+        JobState::Cancelled => (failed(&cancelled(job)), None),
+        JobState::Running => ((None, None, None), None),
     };
     JobReply {
         job: format!("/api/jobs/{}", job.id),
@@ -597,6 +603,7 @@ fn job_reply(job: &Job) -> JobReply {
         clients: job.clients(),
         status,
         error,
+        kind,
         answer,
     }
 }

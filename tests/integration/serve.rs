@@ -1272,6 +1272,7 @@ fn a_job_whose_clients_are_gone_is_cancelled_keeping_what_it_finished() {
         "{error}"
     );
     assert!(error.contains("what it finished is kept"), "{error}");
+    assert_eq!(job["kind"], "cancelled");
     // The zeros that theorems decide were finished, and kept; they were no work.
     assert!(job["computed"].as_u64().unwrap() >= 4, "{job}");
     let (planned, done) = (

@@ -164,16 +164,11 @@ async function countOf(params, isCurrent, onProgress) {
       followed.delete(job);
       return body.state === 'done'
         ? { status: 200, body: body.answer }
-        : { status: body.status, body: { error: body.error, kind: body.kind || kindOfJob(body) } };
+        : { status: body.status, body: { error: body.error, kind: body.kind } };
     }
   }
   if (job) followed.delete(job);
   return isCurrent() ? { status, body } : null;
-}
-
-// A finished job's error carries its message; its kind follows from its status.
-function kindOfJob(job) {
-  return job.state === 'cancelled' ? 'cancelled' : job.status === 503 ? 'memory' : 'internal';
 }
 
 function setStatus(text, kind) {
