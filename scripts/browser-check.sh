@@ -146,6 +146,8 @@ check "8x8: no option of the command line" "0" "$(echo "$page" | line_of message
 page=$(dom "/?rows=0&cols=abc")
 check "a link that names no board" "knights: not a board" "$(echo "$page" | grep -o '<title>[^<]*' | sed 's/<title>//')"
 check "and says so" "yes" "$(echo "$page" | line_of message-text | grep -q 'does not name a board' && echo yes || echo no)"
+check "with the server's words under the page's" "yes" \
+    "$(echo "$page" | line_of message-detail | grep -q "invalid value '0' for 'rows'" && echo yes || echo no)"
 
 # 6. A pair: the count between two squares, as `count --to` gives it, and a tour that ends there.
 page=$(dom "/?rows=6&cols=6&row=0&col=0&to_row=5&to_col=4")

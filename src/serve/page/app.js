@@ -319,14 +319,10 @@ async function loadBoard(s) {
       ? 'A closed tour passes through every square, so every square has the same count. Choose a square to see a closed tour through it.'
       : 'Choose a square (click it, or move with the arrow keys and press Enter) to see a tour from it. Shift with a click or Enter chooses the end of the tour instead.';
   $('hint').hidden = !named;
-  if (!named) {
-    setStatus('');
-    showMessage({ kind: 'bad_input', error: `rows '${s.rows}' and columns '${s.cols}'` }, s);
-    return;
-  }
-  setStatus('Counting…', 'busy');
-  // The plain board at once: its squares can be chosen for tours while the counts come.
-  drawBoard(rows, cols, null);
+  setStatus(named ? 'Counting…' : '', named ? 'busy' : undefined);
+  // The plain board at once: its squares can be chosen for tours while the counts come. A link
+  // that names no board still asks the server, whose words are shown under the page's.
+  if (named) drawBoard(rows, cols, null);
   const started = Date.now();
   const params = ends ? { rows: s.rows, cols: s.cols, row: s.row, col: s.col, ends: '1' }
     : { rows: s.rows, cols: s.cols, kind: s.kind };
