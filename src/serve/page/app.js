@@ -445,7 +445,7 @@ function drawBoard(rows, cols, data) {
         'aria-label': words,
       }, svg);
       const rect = svgElement('rect', {
-        class: 'cell', x: c * CELL, y: r * CELL, width: CELL, height: CELL, stroke: '#ffffff', 'stroke-width': 1,
+        class: 'cell', x: c * CELL, y: r * CELL, width: CELL, height: CELL,
       }, square);
       if (heat) rect.setAttribute('fill', heat.fill[r][c]);
       else rect.style.fill = (r + c) % 2 === 0 ? 'var(--light)' : 'var(--dark)';
