@@ -197,9 +197,13 @@ const SUPERSCRIPT = '⁰¹²³⁴⁵⁶⁷⁸⁹';
 
 // A count too long for a tile, in three figures: 19049869096 → ['1.90·', '10¹⁰'].
 function shortForm(digits) {
-  const exponent = digits.length - 1;
-  const rounded = Math.round(Number(digits.slice(0, 4)) / 10);   // three figures
-  const mantissa = rounded >= 1000 ? '10.0' : `${String(rounded)[0]}.${String(rounded).slice(1)}`;
+  let exponent = digits.length - 1;
+  let rounded = Math.round(Number(digits.slice(0, 4)) / 10);   // three figures
+  if (rounded >= 1000) {   // 9995… rounds up to the next power of ten
+    rounded = 100;
+    exponent += 1;
+  }
+  const mantissa = `${String(rounded)[0]}.${String(rounded).slice(1)}`;
   const power = String(exponent).split('').map((d) => SUPERSCRIPT[Number(d)]).join('');
   return [`${mantissa}·`, `10${power}`];
 }
