@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # The page of `knights serve` in a real browser. Starts the server on a free port of 127.0.0.1
-# with a new, empty store, loads deep links in headless Chromium and checks what a person would
-# see there, against the command's own answers: the heatmap's numbers and totals of 5x5, a tour
-# of 25 steps from the corner drawn and animated, the theorem shown for a square with no tour,
-# closed tours, and a board past the engines. Saves screenshots (wide and phone-sized) in
-# $OUT (default target/browser-check). Exits non-zero when a check fails; stops its server
-# whatever happens. Installs Debian's chromium when it is missing.
+# with a new store (7x7's table imported), loads deep links in headless Chromium and checks what
+# a person would see there, against the command's own answers: the heatmap's numbers and totals
+# of 5x5, a tour of 25 steps from the corner drawn and animated (the path under the step
+# numbers, the server's colours, the button at the end), the theorem shown for a square with no
+# tour, a pair's count and a tour that ends there, a start's ends, 7x7 imported from
+# data/7x7-open.csv with every count readable, closed tours on a plain board, the page's own
+# words for 8x8, 9x9 and a link that names no board, a linked tour first on a phone, and the job
+# of a closed page cancelled. Saves screenshots (wide and phone-sized) in $OUT (default
+# target/browser-check). Exits non-zero when a check fails; stops its server whatever happens.
+# Installs Debian's chromium when it is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -24,6 +28,8 @@ cargo build --quiet
 BIN=target/debug/knights
 
 WORK=$(mktemp -d)
+# 7x7's table from the file the repository keeps, so that the page shows 11-digit counts.
+"$BIN" import data/7x7-open.csv --db "$WORK/answers.db" >/dev/null
 "$BIN" serve --bind 127.0.0.1:0 --db "$WORK/answers.db" >"$WORK/out" 2>"$WORK/err" &
 SERVER=$!
 cleanup() {
@@ -69,6 +75,9 @@ check() {
 }
 # The line of the DOM that holds element `id` (the page's drawings are one line each).
 line_of() { grep -m1 "id=\"$1\"" || true; }
+# The first number of an element's text, digits only (the page groups digits with thin
+# spaces); "No" reads as 0.
+first_count() { sed 's/<[^>]*>//g; s/^ *//; s/^No .*/0/' | grep -o '^[0-9][^a-z]*' | sed 's/[^0-9]//g'; }
 # Digits only: the page groups long numbers with thin spaces.
 digits() { sed 's/[^0-9 ]//g; s/  */ /g; s/^ //; s/ $//'; }
 
@@ -94,23 +103,104 @@ moved=$(echo "$step" | awk '{print $2}')
 check "the path is drawn behind the knight" "$moved" "$points"
 check "the knight is on the board" "yes" "$(echo "$board" | grep -q 'class="knight" transform="translate(' && echo yes || echo no)"
 count=$("$BIN" --no-cache count 5 5 0 0)
-check "the square's count" "$count" "$(echo "$page" | line_of square-count | sed 's/<[^>]*>//g; s/.*: //; s/ (each.*//' | digits)"
+check "the square's count" "$count" "$(echo "$page" | line_of square-count | first_count)"
+check "the path is drawn under the step numbers" "yes" \
+    "$(echo "$board" | sed 's/<text.*//' | grep -q '<polyline' && echo yes || echo no)"
+check "the step numbers have a halo" "yes" "$(echo "$board" | grep -q 'paint-order="stroke"' && echo yes || echo no)"
+light=$(curl -s "$URL/style.css" | grep -o -- '--light: #[0-9a-f]*' | grep -o '#[0-9a-f]*')
+check "the tour's squares in the server's colours" "$light" \
+    "$(echo "$board" | grep -o '<rect[^>]*fill="#[0-9a-f]*"' | head -1 | grep -o '#[0-9a-f]*')"
+how=$(echo "$page" | line_of status-text | sed 's/<[^>]*>//g')
+check "how the counts were found, in the server's words, without brackets" "yes" \
+    "$(echo "$how" | grep -q 'memo engine' && ! echo "$how" | grep -q '(' && echo yes || echo "no: $how")"
+# At the end of the animation (a long virtual time), the button offers to play it again.
+page=$(chrome --virtual-time-budget=40000 --dump-dom "$URL/?rows=5&cols=5&row=0&col=0&kind=open")
+check "the animation ends on the last step" "Step 25 of 25" "$(echo "$page" | grep -o 'Step [0-9]* of [0-9]*' | head -1)"
+check "and the button says Replay" "Replay" "$(echo "$page" | grep -o 'id="play"[^>]*>[^<]*' | sed 's/.*>//')"
 
 # 3. A square with no tour: the theorem, as `knights tour` says it.
 page=$(dom "/?rows=5&cols=5&row=0&col=1&kind=open")
 reason=$("$BIN" --no-cache tour 5 5 0 1 2>&1 >/dev/null || true)
 check "the reason for a square with no tour" "$reason" "$(echo "$page" | line_of no-tour | sed 's/<[^>]*>//g; s/^ *//; s/&amp;/\&/g')"
 
-# 4. Closed tours of 6x6: the cycles as `count --closed` gives them.
+# 4. Closed tours of 6x6: the cycles as `count --closed` gives them, once, on a plain board.
 page=$(dom "/?rows=6&cols=6&kind=closed")
 cycles=$("$BIN" --no-cache count 6 6 --closed --format json | grep -o '"cycles":"[0-9]*"' | grep -o '[0-9]*')
 check "the 6x6 closed cycles" "$cycles" "$(echo "$page" | line_of totals | grep -o '<dd>[^<]*</dd>' | head -1 | sed 's/[^0-9]//g')"
+check "the closed board is plain: 36 squares, no number in them" "36 0" \
+    "$(echo "$page" | line_of heatmap | grep -o 'class="sq' | wc -l) $(echo "$page" | line_of heatmap | grep -o '<text' | wc -l)"
 
-# 5. Past what the engines count: the page says so, and still draws the board for tours.
+# 5. Past what the engines count: the page says so in its own words, keeps the server's, and
+# still draws the board for tours.
 page=$(dom "/?rows=9&cols=9")
-check "a board past the engines says so" "yes" \
-    "$(echo "$page" | line_of status-text | grep -q 'beyond every engine' && echo yes || echo no)"
+check "9x9: the page's words" "yes" \
+    "$(echo "$page" | line_of message-text | grep -q 'too large for any of the counting engines' && echo yes || echo no)"
+check "9x9: the server's words kept" "yes" \
+    "$(echo "$page" | line_of message-detail | grep -q 'beyond every engine' && echo yes || echo no)"
 check "and still draws the board" "81" "$(echo "$page" | line_of heatmap | grep -o 'class="sq' | wc -l)"
+page=$(dom "/?rows=8&cols=8")
+check "8x8: the page's words, once" "1" "$(echo "$page" | grep -o 'more than one machine can finish' | wc -l)"
+check "8x8: a link to its closed tours" "yes" \
+    "$(echo "$page" | grep -o '<a href="[^"]*"[^>]*>the closed tours of 8×8 instead' | grep -q 'kind=closed' && echo yes || echo no)"
+check "8x8: no option of the command line" "0" "$(echo "$page" | line_of message-text | grep -c -- '--')"
+page=$(dom "/?rows=0&cols=abc")
+check "a link that names no board" "knights: not a board" "$(echo "$page" | grep -o '<title>[^<]*' | sed 's/<title>//')"
+check "and says so" "yes" "$(echo "$page" | line_of message-text | grep -q 'does not name a board' && echo yes || echo no)"
+check "with the server's words under the page's" "yes" \
+    "$(echo "$page" | line_of message-detail | grep -q "invalid value '0' for 'rows'" && echo yes || echo no)"
+
+# 6. A pair: the count between two squares, as `count --to` gives it, and a tour that ends there.
+page=$(dom "/?rows=6&cols=6&row=0&col=0&to_row=5&to_col=4")
+pair=$("$BIN" --no-cache count 6 6 0 0 --to 5 4)
+check "the pair's count" "$pair" "$(echo "$page" | line_of square-count | first_count)"
+check "the pair's count is 44725" "44725" "$pair"
+board=$(echo "$page" | line_of tour-board)
+check "the tour runs from (0, 0) to (5, 4) over 36 squares" "yes" \
+    "$(echo "$board" | grep -q 'tour of 36 squares from (0, 0) to (5, 4)' && echo yes || echo no)"
+check "the end is marked on the board" "yes" \
+    "$(echo "$page" | line_of heatmap | grep -q 'class="sq end" [^>]*data-row="5" data-col="4"' && echo yes || echo no)"
+
+# 7. A start's ends: the pairs from (0, 0) of 5x5, which add up to its count.
+page=$(dom "/?rows=5&cols=5&row=0&col=0&ends=1")
+ends=$(for r in 0 1 2 3 4; do for c in 0 1 2 3 4; do
+    if [ "$r$c" = 00 ]; then echo 0; else "$BIN" --no-cache count 5 5 0 0 --to "$r" "$c"; fi
+done; done | tr '\n' ' ' | sed 's/ $//')
+check "the ends of (0, 0) on 5x5" "$ends" \
+    "$(echo "$page" | line_of heatmap | grep -o '<text[^>]*>[0-9]*</text>' | sed 's/<[^>]*>//g' | tr '\n' ' ' | sed 's/ $//')"
+check "and their sum" "$count" "$(echo "$page" | line_of totals | grep -o '<dd>[^<]*</dd>' | head -1 | sed 's/[^0-9]//g')"
+
+# 8. 7x7 from data/7x7-open.csv: every square's exact count in its title, as `count` reads it
+# from the store, and every tile's text at a readable size (a short form where it is long).
+page=$(dom "/?rows=7&cols=7")
+heat=$(echo "$page" | line_of heatmap)
+expected=$("$BIN" --db "$WORK/answers.db" count 7 7 --format csv | tail -n +2 | cut -d, -f6 | tr '\n' ' ' | sed 's/ $//')
+check "7x7: every exact count on hover" "$expected" \
+    "$(echo "$heat" | grep -o '<title>[^<]*</title>' | sed 's/<[^>]*>//g; s/.*: //; s/ tour.*//; s/[^0-9]//g' | tr '\n' ' ' | sed 's/ $//')"
+check "7x7: a number in every square" "49" "$(echo "$heat" | grep -o '<text' | wc -l)"
+smallest=$(echo "$heat" | grep -o '<text[^>]*font-size="[0-9.]*"' | grep -o 'font-size="[0-9.]*"' | grep -o '[0-9.]*' | sort -n | head -1)
+check "7x7: no count written smaller than 9 units of a 48-unit square" "yes" \
+    "$(awk -v s="$smallest" 'BEGIN { print (s >= 9) ? "yes" : "no: " s }')"
+check "7x7: the corners' 19 023 006 776 written short" "yes" \
+    "$(echo "$heat" | grep -q '<tspan[^>]*>1.90·</tspan><tspan[^>]*>10¹⁰</tspan>' && echo yes || echo no)"
+
+# 9. A phone opened on a pair's link: the tour first, above the fold.
+page=$(chrome --dump-dom --window-size=390,844 "$URL/?rows=6&cols=6&row=0&col=0&to_row=5&to_col=4")
+check "on a phone the tour comes first" "yes" \
+    "$(echo "$page" | grep -q 'id="layout" class="tour-first"' && echo yes || echo no)"
+
+# 10. A page closed while its board is counted: the page said the work done, and its beacon
+# cancelled the job at once (long before the server's 30 s without a poll).
+page=$(chrome --virtual-time-budget=3000 --dump-dom "$URL/?rows=7&cols=8")
+check "the progress counts the work" "yes" \
+    "$(echo "$page" | line_of status-text | grep -q '% of the work done' && echo yes || echo no)"
+job=""
+for _ in $(seq 50); do
+    job=$(curl -s "$URL/api/jobs" | grep -o '{"job":[^{]*"open tours from every square of 7x8"[^}]*')
+    echo "$job" | grep -q '"state":"running"' || break
+    sleep 0.1
+done
+check "the closed page's job is cancelled, its clients gone" "cancelled 0" \
+    "$(echo "$job" | grep -o '"state":"[a-z]*"' | cut -d'"' -f4) $(echo "$job" | grep -o '"clients":[0-9]*' | cut -d: -f2)"
 
 # Screenshots, for a person to look at.
 shot tour-wide 1200,900 "/?rows=5&cols=5&row=0&col=0&kind=open"
@@ -118,7 +208,15 @@ shot tour-phone 390,844 "/?rows=5&cols=5&row=0&col=0&kind=open"
 shot board-phone 390,1400 "/?rows=6&cols=6&row=2&col=3&kind=open"
 shot closed-wide 1200,900 "/?rows=6&cols=6&row=0&col=0&kind=closed"
 shot no-tour-wide 1200,900 "/?rows=5&cols=5&row=0&col=1&kind=open"
-for name in tour-wide tour-phone board-phone closed-wide no-tour-wide; do
+shot pair-wide 1280,900 "/?rows=6&cols=6&row=0&col=0&to_row=5&to_col=4"
+shot pair-phone 390,844 "/?rows=6&cols=6&row=0&col=0&to_row=5&to_col=4"
+shot ends-wide 1280,900 "/?rows=6&cols=6&row=0&col=0&ends=1&to_row=5&to_col=4"
+shot 7x7-wide 1280,900 "/?rows=7&cols=7&row=0&col=0"
+shot 8x8-wide 1280,900 "/?rows=8&cols=8"
+shot 9x9-wide 1280,900 "/?rows=9&cols=9"
+shot bad-link-wide 1280,700 "/?rows=0&cols=abc"
+for name in tour-wide tour-phone board-phone closed-wide no-tour-wide pair-wide pair-phone ends-wide \
+    7x7-wide 8x8-wide 9x9-wide bad-link-wide; do
     if [ -s "$OUT/$name.png" ]; then
         passed=$((passed + 1))
     else

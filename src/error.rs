@@ -105,6 +105,22 @@ pub enum Error {
         budget: u64,
     },
 
+    /// A search for a tour between two squares ran out of its time without deciding (its
+    /// [`Remedy`]: more time). It does not mean that there is no such tour.
+    #[error(
+        "no tour from {start} to {end} on {board} was found in {seconds:.1} s: the search gave up (which does not mean there is none)"
+    )]
+    TourSearchGaveUp {
+        /// The board.
+        board: Board,
+        /// The first square.
+        start: crate::board::Square,
+        /// The last square.
+        end: crate::board::Square,
+        /// Seconds searched.
+        seconds: f64,
+    },
+
     /// The work was interrupted (Ctrl-C) before it finished.
     #[error("interrupted")]
     Interrupted,
@@ -172,6 +188,8 @@ pub enum Error {
 pub enum Remedy {
     /// Allow the engines more memory.
     MoreMemory,
+    /// Allow a search more time.
+    MoreTime,
     /// Ask what can be counted on this board instead: its closed tours, and tours between two
     /// squares (which a plan of shards lists for many machines).
     OtherQuestions(Board),
@@ -182,9 +200,49 @@ impl fmt::Display for Remedy {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Remedy::MoreMemory => f.write_str("allow more memory"),
+            Remedy::MoreTime => f.write_str("allow the search more time"),
             Remedy::OtherQuestions(_) => f.write_str(
                 "what it can count on this board: its closed tours, and tours between two squares, which a plan of shards lists for many machines (their merge gives the board's open total and its per-square table)",
             ),
+        }
+    }
+}
+
+/// What sort of failure an error is, for a front end that words errors itself (the page):
+/// one name per thing a user can do something about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// The input is wrong (a parameter, a board, a square, a file).
+    BadInput,
+    /// No engine of this build counts the board.
+    BeyondEngines,
+    /// Counts from one square, or the open total, of a board no engine finishes on one
+    /// machine: its closed tours and its pairs can be counted ([`Remedy::OtherQuestions`]).
+    BeyondOneMachine,
+    /// Over the memory budget.
+    Memory,
+    /// A search that ran out of its time without deciding.
+    GaveUp,
+    /// Stopped before it finished (what it finished is kept).
+    Interrupted,
+    /// The answer store failed or holds what cannot be trusted.
+    Store,
+    /// A bug.
+    Internal,
+}
+
+impl ErrorKind {
+    /// The kind's name, as the server sends it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            ErrorKind::BadInput => "bad_input",
+            ErrorKind::BeyondEngines => "beyond_engines",
+            ErrorKind::BeyondOneMachine => "beyond_one_machine",
+            ErrorKind::Memory => "memory",
+            ErrorKind::GaveUp => "gave_up",
+            ErrorKind::Interrupted => "interrupted",
+            ErrorKind::Store => "store",
+            ErrorKind::Internal => "internal",
         }
     }
 }
@@ -224,9 +282,28 @@ impl Error {
     pub fn remedy(&self) -> Option<Remedy> {
         match self {
             Error::MemoryBudget { .. } | Error::TourTooLarge { .. } => Some(Remedy::MoreMemory),
+            Error::TourSearchGaveUp { .. } => Some(Remedy::MoreTime),
             Error::BeyondOneMachine { board, .. } => Some(Remedy::OtherQuestions(*board)),
             Error::AtLine { error, .. } => error.remedy(),
             _ => None,
+        }
+    }
+
+    /// What sort of failure this is ([`ErrorKind`]).
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            Error::AtLine { error, .. } => error.kind(),
+            Error::BoardTooLarge { .. }
+            | Error::BoardTooWide { .. }
+            | Error::BeyondEngines { .. } => ErrorKind::BeyondEngines,
+            Error::BeyondOneMachine { .. } => ErrorKind::BeyondOneMachine,
+            Error::MemoryBudget { .. } | Error::TourTooLarge { .. } => ErrorKind::Memory,
+            Error::TourSearchGaveUp { .. } => ErrorKind::GaveUp,
+            Error::Interrupted => ErrorKind::Interrupted,
+            Error::Store(_) | Error::Untrusted { .. } if !self.is_bad_input() => ErrorKind::Store,
+            Error::Internal(_) | Error::Overflow { .. } => ErrorKind::Internal,
+            e if e.is_bad_input() => ErrorKind::BadInput,
+            _ => ErrorKind::Internal,
         }
     }
 

@@ -99,3 +99,52 @@ impl View {
         CountTable::new(board, counts)
     }
 }
+
+/// The open tours from one start, split by the square they end on: the pairs from `start` to
+/// every other square of `board` (the page's heatmap of a start's ends). Their sum is the
+/// count from the start, so the table also counts the start on boards whose counts from one
+/// square no engine gives directly.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ends {
+    /// The board.
+    pub board: Board,
+    /// The start.
+    pub start: Square,
+}
+
+impl Ends {
+    /// The ends of `start` on `board` (checked to be on it).
+    pub fn new(board: Board, start: Square) -> Result<Self, Error> {
+        board.check_square(start)?;
+        Ok(Ends { board, start })
+    }
+
+    /// The canonical pair questions, one for each end (the same question may come twice,
+    /// from symmetric ends).
+    pub fn questions(self) -> Vec<Question> {
+        self.board
+            .all_squares()
+            .filter(|&end| end != self.start)
+            .map(|end| Question::between(self.board, self.start, end))
+            .collect()
+    }
+
+    /// The count of tours that end on each square (0 on the start), from `resolution`, which
+    /// answered [`Ends::questions`].
+    pub fn table(self, resolution: &Resolution) -> CountTable {
+        let counts = self
+            .board
+            .all_squares()
+            .map(|end| {
+                if end == self.start {
+                    BigUint::default()
+                } else {
+                    resolution
+                        .count(&Question::between(self.board, self.start, end))
+                        .clone()
+                }
+            })
+            .collect();
+        CountTable::new(self.board, counts)
+    }
+}

@@ -3,7 +3,7 @@
 //! | code | meaning |
 //! | --- | --- |
 //! | 0 | done |
-//! | 1 | the work failed (a store or file problem, an engine's limit, an internal error) |
+//! | 1 | the work failed (a store or file problem, an engine's limit, a tour search that gave up at its time limit, an internal error) |
 //! | 2 | bad input: arguments, files or queries that are wrong |
 //! | 3 | no tour exists (`tour`) |
 //! | 130 | interrupted (Ctrl-C); what was finished is kept |
@@ -97,6 +97,7 @@ fn said_once(err: &anyhow::Error) -> String {
 pub fn remedy_words(remedy: Remedy) -> String {
     match remedy {
         Remedy::MoreMemory => "allow more with --memory".into(),
+        Remedy::MoreTime => "allow it longer with --time-limit SECONDS".into(),
         Remedy::OtherQuestions(board) => format!(
             "what it can count on this board: its closed tours (--closed), and tours between two squares (--to ROW2 COL2), which `knights shards plan {} {}` lists as shards for many machines (their merge gives the board's open total and its per-square table)",
             board.rows(),

@@ -90,7 +90,7 @@ impl Drop for WorkBar {
 /// Moves `bar` along with the library's progress events.
 pub fn report_progress(bar: &ProgressBar, event: Progress<'_>) {
     match event {
-        Progress::Planned { questions } => bar.set_length(questions as u64),
+        Progress::Planned { questions, .. } => bar.set_length(questions as u64),
         Progress::Computed(_) => bar.inc(1),
     }
 }

@@ -453,6 +453,29 @@ pub fn find_open_tour(
         .then_some(path))
 }
 
+/// Finds one open tour from `start` that ends on `end` on `board` (at most 64 squares), or
+/// proves there is none: the search of [`find_open_tour`] with the end held back for the last
+/// move, as the counter's pairs hold it.
+pub fn find_open_tour_between(
+    board: Board,
+    start: Square,
+    end: Square,
+    cancel: CancelFlag,
+) -> Result<Option<Vec<usize>>, Error> {
+    crate::question::check_pair(board, start, end)?;
+    let mut finder = Finder::new(board, start, cancel)?;
+    if colour_forbids_start(board, start) || colour_forbids_start(board, end) {
+        return Ok(None);
+    }
+    let index = board.index(start);
+    finder.engine.end = bit(board.index(end));
+    let unvisited = finder.engine.graph.all() & !bit(index);
+    let mut path = vec![index];
+    Ok(finder
+        .search(index, unvisited, None, &mut path)?
+        .then_some(path))
+}
+
 /// Finds one closed tour of `board` (at most 64 squares), or proves there is none; the cycle
 /// starts at `start`. Returns the squares in order (row-major indices); the last is a knight's
 /// move from the first.
@@ -690,6 +713,25 @@ mod tests {
                 .unwrap()
                 .is_none()
         );
+    }
+
+    #[test]
+    fn finds_tours_between_two_squares_exactly_when_they_exist() {
+        let board = Board::new(5, 5).unwrap();
+        let (start, end) = (Square::new(0, 0), Square::new(4, 4));
+        let path = find_open_tour_between(board, start, end, CancelFlag::new())
+            .unwrap()
+            .unwrap();
+        assert_eq!(path.first(), Some(&board.index(start)));
+        assert_eq!(path.last(), Some(&board.index(end)));
+        assert_eq!(path.len(), 25);
+        // Every pair the counter counts as none, the search finds none; every other, one.
+        let mut counter = memo(5, 5);
+        for end in board.all_squares().filter(|&e| e != start) {
+            let count = counter.count_between(start, end).unwrap();
+            let found = find_open_tour_between(board, start, end, CancelFlag::new()).unwrap();
+            assert_eq!(count > 0, found.is_some(), "{end}");
+        }
     }
 
     #[test]

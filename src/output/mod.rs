@@ -26,7 +26,10 @@ use crate::store::Answer;
 pub use self::csv::CsvExporter;
 pub use self::json::JsonExporter;
 pub use self::json::to_json;
-pub use self::svg::{HeatScale, SvgExporter, heatmap, legend_colours, tour_svg, tour_svg_animated};
+pub use self::svg::{
+    HeatScale, NUMBERS_UP_TO, SvgExporter, TOUR_COLOURS, TourColours, heatmap, legend_colours,
+    tour_svg, tour_svg_animated,
+};
 pub use self::text::TextExporter;
 
 /// An exact count; serialized as a string of decimal digits so that no reader rounds it.

@@ -63,6 +63,43 @@ impl std::fmt::Display for Px {
     }
 }
 
+/// The colours of a tour's picture: the one definition, used by [`tour_svg`] and sent to the
+/// page (`knights serve`), which draws its tours and plain boards with them.
+#[derive(Clone, Copy, Debug, serde::Serialize)]
+pub struct TourColours {
+    /// The light squares.
+    pub light: &'static str,
+    /// The dark squares.
+    pub dark: &'static str,
+    /// The knight's path.
+    pub path: &'static str,
+    /// The start's disc.
+    pub start: &'static str,
+    /// The last square's marker.
+    pub end: &'static str,
+    /// The knight.
+    pub knight: &'static str,
+    /// The step numbers.
+    pub numbers: &'static str,
+    /// The halo around the step numbers, so that the path drawn under them never hides them.
+    pub halo: &'static str,
+}
+
+/// The colours of every tour's picture.
+pub const TOUR_COLOURS: TourColours = TourColours {
+    light: "#f0d9b5",
+    dark: "#b58863",
+    path: "#1f4e9a",
+    start: "#2e9e45",
+    end: "#c0392b",
+    knight: "#111111",
+    numbers: "#222222",
+    halo: "#ffffff",
+};
+
+/// Step numbers are written on boards whose long side is at most this.
+pub const NUMBERS_UP_TO: u32 = 16;
+
 /// The side of a square in pixels: the picture stays about 800 pixels wide or tall.
 fn cell_size(rows: u32, cols: u32) -> f64 {
     (800.0 / rows.max(cols) as f64).clamp(1.0, 48.0)
@@ -162,7 +199,9 @@ fn draw_tour(tour: &Tour, animation: Option<Timing>) -> String {
     // The board: a two-square pattern, so that a large board is one rectangle.
     writeln!(
         out,
-        r##"<defs><pattern id="squares" x="{margin}" y="{top}" width="{d}" height="{d}" patternUnits="userSpaceOnUse"><rect width="{d}" height="{d}" fill="#b58863"/><rect width="{cell}" height="{cell}" fill="#f0d9b5"/><rect x="{cell}" y="{cell}" width="{cell}" height="{cell}" fill="#f0d9b5"/></pattern></defs>"##,
+        r##"<defs><pattern id="squares" x="{margin}" y="{top}" width="{d}" height="{d}" patternUnits="userSpaceOnUse"><rect width="{d}" height="{d}" fill="{dark}"/><rect width="{cell}" height="{cell}" fill="{light}"/><rect x="{cell}" y="{cell}" width="{cell}" height="{cell}" fill="{light}"/></pattern></defs>"##,
+        dark = TOUR_COLOURS.dark,
+        light = TOUR_COLOURS.light,
         top = margin + 20.0,
         d = Px(2.0 * cell),
         cell = Px(cell)
@@ -201,8 +240,9 @@ fn draw_tour(tour: &Tour, animation: Option<Timing>) -> String {
     };
     write!(
         out,
-        r##"<{shape} points="{}" fill="none" stroke="#1f4e9a" stroke-width="{stroke:.2}" stroke-linejoin="round" stroke-opacity="0.85""##,
-        points.trim_end()
+        r##"<{shape} points="{}" fill="none" stroke="{}" stroke-width="{stroke:.2}" stroke-linejoin="round" stroke-opacity="0.85""##,
+        points.trim_end(),
+        TOUR_COLOURS.path
     )
     .expect("String");
     match animation {
@@ -225,7 +265,8 @@ fn draw_tour(tour: &Tour, animation: Option<Timing>) -> String {
     let (sx, sy) = centre(tour.squares()[0]);
     writeln!(
         out,
-        r##"<circle cx="{sx:.1}" cy="{sy:.1}" r="{marker:.1}" fill="#2e9e45"><title>start</title></circle>"##
+        r##"<circle cx="{sx:.1}" cy="{sy:.1}" r="{marker:.1}" fill="{}"><title>start</title></circle>"##,
+        TOUR_COLOURS.start
     )
     .expect("String");
     // The last square (on a closed tour, a knight's move from the start).
@@ -233,22 +274,26 @@ fn draw_tour(tour: &Tour, animation: Option<Timing>) -> String {
         let (ex, ey) = centre(*tour.squares().last().expect("a tour has squares"));
         writeln!(
             out,
-            r##"<rect x="{:.1}" y="{:.1}" width="{m:.1}" height="{m:.1}" fill="#c0392b"><title>end</title>{}</rect>"##,
+            r##"<rect x="{:.1}" y="{:.1}" width="{m:.1}" height="{m:.1}" fill="{}"><title>end</title>{}</rect>"##,
             ex - marker,
             ey - marker,
+            TOUR_COLOURS.end,
             animation.map_or(String::new(), |t| t.appear(tour.squares().len() - 1)),
             m = 2.0 * marker
         )
         .expect("String");
     }
-    if rows.max(cols) <= 16 {
+    if rows.max(cols) <= NUMBERS_UP_TO {
         let size = (cell / 3.2).max(6.0);
         for (step, &sq) in tour.squares().iter().enumerate() {
             let (x, y) = centre(sq);
             writeln!(
                 out,
-                r##"<text x="{x:.1}" y="{:.1}" font-size="{size:.1}" text-anchor="middle" fill="#222">{}{}</text>"##,
+                r##"<text x="{x:.1}" y="{:.1}" font-size="{size:.1}" text-anchor="middle" fill="{}" stroke="{}" stroke-width="{:.1}" paint-order="stroke">{}{}</text>"##,
                 y + size * 1.1,
+                TOUR_COLOURS.numbers,
+                TOUR_COLOURS.halo,
+                size / 4.0,
                 step + 1,
                 animation
                     .filter(|_| step > 0)
@@ -270,8 +315,10 @@ fn draw_tour(tour: &Tour, animation: Option<Timing>) -> String {
         }
         writeln!(
             out,
-            r##"<g opacity="0"><title>the knight</title><set attributeName="opacity" to="1" begin="0s"/><circle r="{:.1}" fill="#111111" stroke="#ffffff" stroke-width="{:.1}"/><animateMotion path="{path}" keyPoints="0;1;1" keyTimes="0;{:.4};1" calcMode="linear" dur="{:.2}s" repeatCount="indefinite"/></g>"##,
+            r##"<g opacity="0"><title>the knight</title><set attributeName="opacity" to="1" begin="0s"/><circle r="{:.1}" fill="{}" stroke="{}" stroke-width="{:.1}"/><animateMotion path="{path}" keyPoints="0;1;1" keyTimes="0;{:.4};1" calcMode="linear" dur="{:.2}s" repeatCount="indefinite"/></g>"##,
             (cell * 0.28).max(4.0),
+            TOUR_COLOURS.knight,
+            TOUR_COLOURS.halo,
             (cell / 16.0).max(1.0),
             timing.drawn,
             timing.period

@@ -70,6 +70,8 @@ pub enum Progress<'a> {
     Planned {
         /// Questions to compute.
         questions: usize,
+        /// Their work, by [`estimated_work`].
+        work: u64,
     },
     /// One answer was computed (it is saved before long).
     Computed(&'a Answer),
@@ -143,6 +145,37 @@ impl Resolution {
         }
     }
 
+    /// How the answer to `question` was found, in a few words for a person, without brackets
+    /// (the page shows it as it is): `counted by the memo engine in 0.213 s`, `decided by an
+    /// existence theorem, without a search`, `added up from the counts of its starts (the
+    /// memo engine's)`; from the store, `from the answer store, where it was counted …`.
+    pub fn how(&self, question: &Question) -> String {
+        let answer = &self.answers[question];
+        let engine = self.counted_by(answer);
+        let found = if answer.engine == THEOREM {
+            "decided by an existence theorem, without a search".to_string()
+        } else if answer.engine == SUM {
+            format!(
+                "added up from the counts of its starts, made by the {engine} engine{}",
+                if self.from_store.contains(question) {
+                    String::new()
+                } else {
+                    format!(" in {}", seconds_in_words(answer.seconds))
+                }
+            )
+        } else {
+            format!(
+                "counted by the {engine} engine in {}",
+                seconds_in_words(answer.seconds)
+            )
+        };
+        if self.from_store.contains(question) {
+            format!("from the answer store, where it was {found}")
+        } else {
+            found
+        }
+    }
+
     /// Where the answer to `questions` (the first is the one shown) came from, with the
     /// engine's figures: the `--stats` sentence.
     pub fn source(&self, questions: &[Question]) -> String {
@@ -206,6 +239,36 @@ impl Resolution {
     }
 }
 
+/// Seconds for a person: `less than a millisecond`, `0.213 s`, `12.5 s`, `3 min 20 s`.
+pub fn seconds_in_words(seconds: f64) -> String {
+    if seconds < 0.001 {
+        "less than a millisecond".to_string()
+    } else if seconds < 1.0 {
+        format!("{seconds:.3} s")
+    } else if seconds < 60.0 {
+        format!("{seconds:.1} s")
+    } else {
+        let whole = seconds.round() as u64;
+        format!("{} min {} s", whole / 60, whole % 60)
+    }
+}
+
+/// The work `question` takes, in the units of [`crate::count::frontier::relative_cost`]
+/// (the squares of its frontier passes), for progress that counts work rather than answers:
+/// 0 for a zero a theorem decides.
+pub fn estimated_work(question: &Question) -> u64 {
+    if crate::existence::no_tour_for(question).is_some() {
+        return 0;
+    }
+    match question.shape() {
+        Shape::From(start) => crate::count::frontier::relative_cost(question.board, start, None),
+        Shape::Between(start, end) => {
+            crate::count::frontier::relative_cost(question.board, start, Some(end))
+        }
+        Shape::Total => question.board.squares(),
+    }
+}
+
 /// Answers `questions` (canonical), from `store` when given and computing the rest, which is
 /// saved to `store`. On an error (including an interruption) everything computed before it is
 /// saved, then the error is returned.
@@ -264,6 +327,7 @@ fn resolve_questions(
     let stored: HashSet<Question> = known.keys().copied().collect();
     progress(Progress::Planned {
         questions: to_compute.len(),
+        work: to_compute.keys().map(estimated_work).sum(),
     });
     let mut notes = Vec::new();
     let computing = schedule::compute(
@@ -389,4 +453,28 @@ fn check_tables(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Board, Square};
+
+    #[test]
+    fn a_theorems_zero_is_no_work_and_a_count_is_some() {
+        let board = Board::new(7, 7).unwrap();
+        // (0, 1) is the minority colour of an odd board: a theorem's zero.
+        let zero = Question::from_start(board, Square::new(0, 1), TourKind::Open);
+        let corner = Question::from_start(board, Square::new(0, 0), TourKind::Open);
+        assert_eq!(estimated_work(&zero), 0);
+        assert!(estimated_work(&corner) > 0);
+    }
+
+    #[test]
+    fn seconds_read_as_a_person_reads_them() {
+        assert_eq!(seconds_in_words(0.0004), "less than a millisecond");
+        assert_eq!(seconds_in_words(0.2134), "0.213 s");
+        assert_eq!(seconds_in_words(12.54), "12.5 s");
+        assert_eq!(seconds_in_words(313.0), "5 min 13 s");
+    }
 }

@@ -6,18 +6,19 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::Router;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderValue, Method, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
+use axum::routing::{get, post};
 use serde::Serialize;
 use serde_json::value::RawValue;
 use tokio::sync::Semaphore;
 
-use super::jobs::{Job, JobState, Jobs, Work};
+use super::jobs::{Asked, Job, JobState, Jobs, Work};
 use super::page;
 use super::params::{AnswersRequest, CountRequest, TourRequest};
 use super::reply::{ApiError, json, with_type};
@@ -26,14 +27,15 @@ use crate::cancel::CancelFlag;
 use crate::count::CountTable;
 use crate::existence::no_tour_for;
 use crate::output::{
-    BoardTotal, ClosedReport, Format, HeatScale, PairCount, StartCount, TableReport, TourFormat,
-    legend_colours, to_json, write_tour,
+    BoardTotal, ClosedReport, Format, HeatScale, NUMBERS_UP_TO, PairCount, StartCount,
+    TOUR_COLOURS, TableReport, TourFormat, legend_colours, to_json, write_tour,
 };
 use crate::question::{Question, TourKind};
 use crate::resolve::{self, EngineChoice, Resolution, Settings};
 use crate::store::Store;
+use crate::tour::NoTourReason;
 use crate::trust::served;
-use crate::view::View;
+use crate::view::{Ends, View};
 
 /// What every request shares.
 #[derive(Clone)]
@@ -68,6 +70,17 @@ impl App {
         }))
     }
 
+    /// Cancels, now and then, the running jobs whose clients are gone (none has asked for
+    /// one for the server's `idle` time); runs until the server stops.
+    pub async fn cancel_abandoned_jobs(self) {
+        let idle = self.0.limits.idle;
+        let every = (idle / 4).clamp(Duration::from_millis(100), Duration::from_secs(5));
+        while !self.0.stop.is_cancelled() {
+            tokio::time::sleep(every).await;
+            self.0.jobs.cancel_idle(idle);
+        }
+    }
+
     /// Cancels the running jobs and refuses new ones.
     pub fn stop(&self) {
         self.0.stop.cancel();
@@ -86,6 +99,7 @@ pub fn router(app: App) -> Router {
         .route("/api/answers", get(answers))
         .route("/api/jobs", get(list_jobs))
         .route("/api/jobs/{id}", get(job_status).delete(cancel_job))
+        .route("/api/jobs/{id}/leave", post(leave_job))
         .fallback(not_found)
         .method_not_allowed_fallback(wrong_method)
         .with_state(app)
@@ -120,7 +134,9 @@ fn answer(result: Result<Response, ApiError>) -> Response {
 }
 
 async fn wrong_method(method: Method, uri: Uri) -> Response {
-    let allowed = if uri.path().starts_with("/api/jobs/") {
+    let allowed = if uri.path().ends_with("/leave") {
+        "POST"
+    } else if uri.path().starts_with("/api/jobs/") {
         "GET and DELETE"
     } else {
         "GET"
@@ -146,35 +162,50 @@ async fn count(State(app): State<App>, query: Pairs) -> Response {
 async fn count_answer(app: App, query: Pairs) -> Result<Response, ApiError> {
     let request = CountRequest::parse(pairs(query)?, app.0.limits.wait)?;
     // The engines' limits first, before a table's starts are listed.
-    request.view.check_engines(&Settings::default())?;
-    if let View::Table(board) = request.view {
-        let limit = app.0.limits.table_squares;
-        if board.squares() > limit {
-            return Err(ApiError::new(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                format!(
-                    "the {board} board has {} squares; this server counts per-square tables of at most {limit} squares (the board's total: add &total)",
-                    board.squares()
-                ),
-            ));
+    let limit = app.0.limits.table_squares;
+    let too_large = |board: crate::Board, what: &str, instead: &str| {
+        ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!(
+                "the {board} board has {} squares; this server counts {what} of at most {limit} squares{instead}",
+                board.squares()
+            ),
+        )
+    };
+    match request.asked {
+        Asked::Count(view) => {
+            view.check_engines(&Settings::default())?;
+            if let View::Table(board) = view
+                && board.squares() > limit
+            {
+                return Err(too_large(
+                    board,
+                    "per-square tables",
+                    " (the board's total: add &total)",
+                ));
+            }
+        }
+        Asked::Ends(ends) => {
+            if ends.board.squares() > limit {
+                return Err(too_large(ends.board, "tables of ends", ""));
+            }
+            resolve::check_engines(&ends.questions(), &Settings::default())?;
         }
     }
-    let questions = request.view.questions();
+    let asked = request.asked;
+    let questions = asked.questions();
     if let Some(stored) = app.stored(&questions).await? {
-        return render_count(request.view, request.format, &stored);
+        return render_count(asked, request.format, &stored);
     }
     if questions.iter().all(|q| no_tour_for(q).is_some()) {
         // Theorems answer at once: no job, and no place taken among the jobs.
         let work = app.work(questions);
         let resolution = blocking(move || Ok(work(&CancelFlag::new(), &mut |_| {})?)).await?;
-        return render_count(request.view, request.format, &resolution);
+        return render_count(asked, request.format, &resolution);
     }
-    let job = app
-        .0
-        .jobs
-        .join_or_start(request.view, app.work(questions))?;
+    let job = app.0.jobs.join_or_start(asked, app.work(questions))?;
     match job.wait(request.wait).await {
-        JobState::Done(resolution) => render_count(request.view, request.format, &resolution),
+        JobState::Done(resolution) => render_count(asked, request.format, &resolution),
         JobState::Failed(error) => Err(error),
         JobState::Cancelled => Err(cancelled(&job)),
         JobState::Running => Ok(job_response(&job, StatusCode::ACCEPTED)),
@@ -182,13 +213,18 @@ async fn count_answer(app: App, query: Pairs) -> Result<Response, ApiError> {
 }
 
 fn cancelled(job: &Job) -> ApiError {
+    let why = if job.abandoned() {
+        "no page or client was waiting for it any more".to_string()
+    } else {
+        format!("DELETE /api/jobs/{}, or the server stopping", job.id)
+    };
     ApiError::new(
         StatusCode::SERVICE_UNAVAILABLE,
         format!(
-            "the computation was cancelled before it finished (DELETE /api/jobs/{}, or the server stopping); what it finished is kept",
-            job.id
+            "the computation was cancelled before it finished ({why}); what it finished is kept"
         ),
     )
+    .of_kind("cancelled")
 }
 
 impl App {
@@ -245,6 +281,9 @@ struct CountReply<T: Serialize> {
     engine: String,
     /// Seconds the engine took for it (when it was computed, for a stored one).
     seconds: f64,
+    /// How it was found, in words for a person ([`Resolution::how`]): a client names no
+    /// engine itself.
+    how: String,
     /// The heatmap's colours, row by row, for tables.
     #[serde(skip_serializing_if = "Option::is_none")]
     heat: Option<Heat>,
@@ -278,23 +317,117 @@ impl Heat {
     }
 }
 
-/// The answer to `view` from `resolution`, as JSON or CSV.
-fn render_count(view: View, format: &str, resolution: &Resolution) -> Result<Response, ApiError> {
+/// The answer to `asked` from `resolution`, as JSON or CSV.
+fn render_count(asked: Asked, format: &str, resolution: &Resolution) -> Result<Response, ApiError> {
     if format != "csv" {
-        return Ok(json(StatusCode::OK, count_json(view, resolution)?));
+        return Ok(json(StatusCode::OK, asked_json(asked, resolution)?));
     }
-    let mut response = with_type(
-        StatusCode::OK,
-        "text/csv; charset=utf-8",
-        count_csv(view, resolution)?,
-    );
-    let name = format!("attachment; filename=\"{}.csv\"", file_name(view));
+    let (csv, name) = match asked {
+        Asked::Count(view) => (count_csv(view, resolution)?, file_name(view)),
+        Asked::Ends(ends) => (
+            ends_csv(ends, resolution)?,
+            format!(
+                "knights-{}-ends-{}-{}",
+                ends.board, ends.start.row, ends.start.col
+            ),
+        ),
+    };
+    let mut response = with_type(StatusCode::OK, "text/csv; charset=utf-8", csv);
+    let name = format!("attachment; filename=\"{name}.csv\"");
     if let Ok(value) = HeaderValue::from_str(&name) {
         response
             .headers_mut()
             .insert(header::CONTENT_DISPOSITION, value);
     }
     Ok(response)
+}
+
+/// The JSON answer to `asked`.
+fn asked_json(asked: Asked, resolution: &Resolution) -> Result<String, ApiError> {
+    match asked {
+        Asked::Count(view) => count_json(view, resolution),
+        Asked::Ends(ends) => Ok(ends_json(ends, resolution)),
+    }
+}
+
+/// A start's ends: the count of open tours from it that end on each square, and their sum
+/// (the count from the start).
+#[derive(Serialize)]
+struct EndsReply {
+    rows: u32,
+    cols: u32,
+    row: u32,
+    col: u32,
+    /// Always `ends`.
+    kind: &'static str,
+    /// The sum of the table: every open tour from the start.
+    count: String,
+    /// Row by row, the tours that end on each square (0 on the start).
+    counts: Vec<Vec<String>>,
+    source: &'static str,
+    how: String,
+    heat: Heat,
+}
+
+fn ends_json(ends: Ends, resolution: &Resolution) -> String {
+    let table = ends.table(resolution);
+    let mut questions = ends.questions();
+    questions.sort();
+    questions.dedup();
+    let stored = questions.iter().all(|q| resolution.from_store.contains(q));
+    let computed: Vec<&crate::store::Answer> = questions
+        .iter()
+        .filter(|q| !resolution.from_store.contains(q))
+        .map(|q| &resolution.answers[q])
+        .collect();
+    let how = if stored {
+        format!(
+            "from the answer store: its {} distinct pairs counted before",
+            questions.len()
+        )
+    } else {
+        let seconds: f64 = computed.iter().map(|a| a.seconds).sum();
+        format!(
+            "{} distinct pairs counted in {} of engine time, {} read from the answer store",
+            computed.len(),
+            resolve::seconds_in_words(seconds),
+            questions.len() - computed.len()
+        )
+    };
+    to_json(&EndsReply {
+        rows: ends.board.rows(),
+        cols: ends.board.cols(),
+        row: ends.start.row,
+        col: ends.start.col,
+        kind: "ends",
+        count: table.total_directed().to_string(),
+        counts: table
+            .rows()
+            .map(|row| row.iter().map(ToString::to_string).collect())
+            .collect(),
+        source: if stored { "store" } else { "computed" },
+        how,
+        heat: Heat::of(&table),
+    })
+}
+
+/// A start's ends as CSV: one pair a line, as `count --to --format csv` writes each.
+fn ends_csv(ends: Ends, resolution: &Resolution) -> Result<String, ApiError> {
+    let csv = Format::Csv.exporter();
+    let table = ends.table(resolution);
+    let mut out = String::new();
+    for end in ends.board.all_squares().filter(|&end| end != ends.start) {
+        let pair = PairCount::new(ends.board, ends.start, end, table.get(end).clone());
+        let text = csv.pair_count(&pair)?;
+        // Each record comes with its header: keep the first.
+        let lines = if out.is_empty() {
+            text
+        } else {
+            text.lines().skip(1).map(|l| format!("{l}\n")).collect()
+        };
+        out.push_str(&lines);
+    }
+    Ok(out)
 }
 
 /// The command's JSON record for `view` (as `count --format json` writes it), with the
@@ -308,8 +441,15 @@ fn count_json(view: View, resolution: &Resolution) -> Result<String, ApiError> {
     } else {
         "computed"
     };
+    let how = resolution.how(&view.shown());
     let reply = |record: &dyn records::Record, heat: Option<Heat>| {
-        record.reply(source, shown.engine.clone(), shown.seconds, heat)
+        record.reply(
+            source,
+            shown.engine.clone(),
+            shown.seconds,
+            how.clone(),
+            heat,
+        )
     };
     Ok(match view {
         View::Start(board, square, kind) => {
@@ -319,11 +459,9 @@ fn count_json(view: View, resolution: &Resolution) -> Result<String, ApiError> {
             let table = view.table(resolution);
             reply(&TableReport::open(&table)?, Some(Heat::of(&table)))
         }
-        View::Closed(board) => {
-            // A closed tour passes through every square: one count, the same on each.
-            let uniform = CountTable::new(board, vec![count.clone(); board.squares() as usize]);
-            reply(&ClosedReport::new(board, &count), Some(Heat::of(&uniform)))
-        }
+        // A closed tour passes through every square: one count, the same on each, and no
+        // heatmap to read.
+        View::Closed(board) => reply(&ClosedReport::new(board, &count), None),
         View::Total(board) => reply(&BoardTotal::new(board, TourKind::Open, &count), None),
         View::Pair(board, start, end) => reply(&PairCount::new(board, start, end, count), None),
     })
@@ -342,6 +480,7 @@ mod records {
             source: &'static str,
             engine: String,
             seconds: f64,
+            how: String,
             heat: Option<Heat>,
         ) -> String;
     }
@@ -352,6 +491,7 @@ mod records {
             source: &'static str,
             engine: String,
             seconds: f64,
+            how: String,
             heat: Option<Heat>,
         ) -> String {
             to_json(&CountReply {
@@ -359,6 +499,7 @@ mod records {
                 source,
                 engine,
                 seconds,
+                how,
                 heat,
             })
         }
@@ -411,12 +552,19 @@ struct JobReply {
     /// Questions the store lacked, to compute (0 until the store was read).
     planned: usize,
     computed: usize,
+    /// The work planned and done, in the same units: their ratio is the fraction done (a
+    /// theorem's zero is no work, a long pass much).
+    work_planned: u64,
+    work_done: u64,
     seconds: f64,
     clients: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
     status: Option<u16>,
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<String>,
+    /// What sort of failure, as an error's `kind`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    kind: Option<&'static str>,
     /// The answer of a finished job, as `/api/count` gives it.
     #[serde(skip_serializing_if = "Option::is_none")]
     answer: Option<Box<RawValue>>,
@@ -425,21 +573,25 @@ struct JobReply {
 fn job_reply(job: &Job) -> JobReply {
     let state = job.state();
     let (planned, computed) = job.progress();
-    let (status, error, answer) = match &state {
-        JobState::Done(resolution) => match count_json(job.view, resolution) {
+    let (work_planned, work_done) = job.work();
+    let failed = |e: &ApiError| {
+        (
+            Some(e.status.as_u16()),
+            Some(e.message.clone()),
+            Some(e.kind),
+        )
+    };
+    let ((status, error, kind), answer) = match &state {
+        JobState::Done(resolution) => match asked_json(job.asked, resolution) {
             Ok(answer) => (
-                Some(200),
-                None,
+                (Some(200), None, None),
                 RawValue::from_string(answer.trim_end().to_string()).ok(),
             ),
-            Err(e) => (Some(e.status.as_u16()), Some(e.message), None),
+            Err(e) => (failed(&e), None),
         },
-        JobState::Failed(e) => (Some(e.status.as_u16()), Some(e.message.clone()), None),
-        JobState::Cancelled => {
-            let e = cancelled(job);
-            (Some(e.status.as_u16()), Some(e.message), None)
-        }
-        JobState::Running => (None, None, None),
+        JobState::Failed(e) => (failed(e), None),
+        JobState::Cancelled => (failed(&cancelled(job)), None),
+        JobState::Running => ((None, None, None), None),
     };
     JobReply {
         job: format!("/api/jobs/{}", job.id),
@@ -447,10 +599,13 @@ fn job_reply(job: &Job) -> JobReply {
         state: state.name(),
         planned,
         computed,
+        work_planned,
+        work_done,
         seconds: job.seconds(),
         clients: job.clients(),
         status,
         error,
+        kind,
         answer,
     }
 }
@@ -475,7 +630,19 @@ fn find_job(app: &App, id: &str) -> Result<Arc<Job>, ApiError> {
 }
 
 async fn job_status(State(app): State<App>, Path(id): Path<String>) -> Response {
-    answer(find_job(&app, &id).map(|job| job_response(&job, StatusCode::OK)))
+    answer(find_job(&app, &id).map(|job| {
+        job.touch();
+        job_response(&job, StatusCode::OK)
+    }))
+}
+
+/// `POST /api/jobs/ID/leave`: a client no longer waits for it (the page's beacon when it
+/// closes); the last one gone cancels it, keeping what it finished.
+async fn leave_job(State(app): State<App>, Path(id): Path<String>) -> Response {
+    answer(find_job(&app, &id).map(|job| {
+        job.leave();
+        job_response(&job, StatusCode::OK)
+    }))
 }
 
 async fn cancel_job(State(app): State<App>, Path(id): Path<String>) -> Response {
@@ -515,6 +682,15 @@ async fn tour_answer(app: App, query: Pairs) -> Result<Response, ApiError> {
         ));
     }
     crate::tour::check_memory(board, app.0.memory)?;
+    // A pair's count in the store decides the search: none, or one that must be found.
+    let known = match request.end {
+        Some(end) => {
+            app.stored_count(Question::between(board, request.start, end))
+                .await?
+        }
+        None => None,
+    };
+    let limit = app.0.limits.tour_time;
     let _turn =
         app.0.tours.acquire().await.map_err(|_| {
             ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "the server is stopping")
@@ -523,15 +699,33 @@ async fn tour_answer(app: App, query: Pairs) -> Result<Response, ApiError> {
     let svg = request.format == "svg";
     // Finding and writing a large tour both take time: off the server's threads.
     let text = blocking(move || {
-        let found =
-            crate::tour::find_tour(board, request.start, request.closed, request.seed, &stop)?;
-        let (tour, method) = found.map_err(|reason| ApiError::no_tour(reason.to_string()))?;
-        let format = if svg {
-            TourFormat::AnimatedSvg
-        } else {
-            TourFormat::Json
+        let found = match request.end {
+            Some(end) => crate::tour::find_tour_between(
+                board,
+                request.start,
+                end,
+                request.seed,
+                known.as_ref(),
+                limit,
+                &stop,
+            )?,
+            None => {
+                crate::tour::find_tour(board, request.start, request.closed, request.seed, &stop)?
+            }
         };
-        Ok(write_tour(&tour, method, format))
+        let (tour, method) = found.map_err(|reason| no_tour(&reason))?;
+        if svg {
+            return Ok(write_tour(&tour, method, TourFormat::AnimatedSvg));
+        }
+        // The command's record, its fields first and in their order, then the server's.
+        let record = write_tour(&tour, method, TourFormat::Json);
+        let extra = to_json(&TourExtra {
+            how: format!("found by {method}"),
+            colours: TOUR_COLOURS,
+            numbers_up_to: NUMBERS_UP_TO,
+        });
+        let record = record.trim_end().strip_suffix('}').unwrap_or(&record);
+        Ok(format!("{record},{}", extra.trim_start_matches('{')))
     })
     .await?;
     if !svg {
@@ -550,6 +744,33 @@ async fn tour_answer(app: App, query: Pairs) -> Result<Response, ApiError> {
             .insert(header::CONTENT_DISPOSITION, value);
     }
     Ok(response)
+}
+
+/// No tour: the reason, and whether a theorem said it.
+fn no_tour(reason: &NoTourReason) -> ApiError {
+    ApiError::no_tour(reason.to_string())
+}
+
+/// What the server adds to a tour as `tour --format json` writes it: how it was found and the
+/// colours of its picture (the server's SVG's, so that the page draws with the same).
+#[derive(Serialize)]
+struct TourExtra {
+    how: String,
+    colours: crate::output::TourColours,
+    numbers_up_to: u32,
+}
+
+impl App {
+    /// The stored count of `question`, if the store has it.
+    async fn stored_count(
+        &self,
+        question: Question,
+    ) -> Result<Option<num_bigint::BigUint>, ApiError> {
+        Ok(self
+            .stored(&[question])
+            .await?
+            .map(|resolution| resolution.count(&question).clone()))
+    }
 }
 
 // ---------------------------------------------------------------------------------------

@@ -7,7 +7,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -18,14 +18,33 @@ use super::reply::ApiError;
 use crate::cancel::CancelFlag;
 use crate::error::Error;
 use crate::question::Question;
-use crate::resolve::{Progress, Resolution};
-use crate::view::View;
+use crate::resolve::{Progress, Resolution, estimated_work};
+use crate::view::{Ends, View};
 
 /// How long a finished job stays readable.
 const KEEP_FINISHED: Duration = Duration::from_secs(600);
 
 /// At most this many finished jobs are kept (the oldest go first).
 const MAX_FINISHED: usize = 100;
+
+/// What a job answers: a count request's view, or a start's ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Asked {
+    /// `/api/count` without `ends`.
+    Count(View),
+    /// `/api/count?…&ends`: the pairs from a start to every other square.
+    Ends(Ends),
+}
+
+impl Asked {
+    /// The canonical questions it needs.
+    pub fn questions(self) -> Vec<Question> {
+        match self {
+            Asked::Count(view) => view.questions(),
+            Asked::Ends(ends) => ends.questions(),
+        }
+    }
+}
 
 /// Where a job is.
 #[derive(Clone, Debug)]
@@ -36,7 +55,7 @@ pub enum JobState {
     Done(Arc<Resolution>),
     /// Failed, with the status and message a request gets.
     Failed(ApiError),
-    /// Cancelled (`DELETE`, or the server stopping) before it finished.
+    /// Cancelled (`DELETE`, its clients gone, or the server stopping) before it finished.
     Cancelled,
 }
 
@@ -58,7 +77,7 @@ pub struct Job {
     /// Its number, in its address `/api/jobs/ID`.
     pub id: u64,
     /// What the client that started it asked to see.
-    pub view: View,
+    pub asked: Asked,
     /// The canonical questions it answers (its identity).
     questions: Vec<Question>,
     started: Instant,
@@ -66,7 +85,16 @@ pub struct Job {
     cancel: CancelFlag,
     planned: AtomicUsize,
     computed: AtomicUsize,
+    /// The work planned and done, by [`estimated_work`].
+    work_planned: AtomicU64,
+    work_done: AtomicU64,
     clients: AtomicUsize,
+    /// Requests waiting for it now: while one waits, the job has a client.
+    waiting: AtomicUsize,
+    /// When a client last asked for it (a poll, a request that joined or waited).
+    last_seen: Mutex<Instant>,
+    /// Cancelled because no client asked for it any more.
+    abandoned: AtomicBool,
     state: watch::Sender<JobState>,
 }
 
@@ -78,6 +106,17 @@ impl Job {
 
     /// Waits until it ends or `timeout` passes, and says where it is then.
     pub async fn wait(&self, timeout: Duration) -> JobState {
+        self.touch();
+        self.waiting.fetch_add(1, Ordering::Relaxed);
+        // Counted out however the request ends (a client that hangs up drops this future).
+        struct Waiting<'a>(&'a Job);
+        impl Drop for Waiting<'_> {
+            fn drop(&mut self) {
+                self.0.waiting.fetch_sub(1, Ordering::Relaxed);
+                self.0.touch();
+            }
+        }
+        let _waiting = Waiting(self);
         let mut receiver = self.state.subscribe();
         // A timeout is the normal way out for a long job: the state says which it was.
         let _ = tokio::time::timeout(
@@ -101,6 +140,53 @@ impl Job {
         )
     }
 
+    /// The work planned and done ([`estimated_work`]), so that a fraction done means the
+    /// work done, not the answers (a theorem's zero is no work).
+    pub fn work(&self) -> (u64, u64) {
+        (
+            self.work_planned.load(Ordering::Relaxed),
+            self.work_done.load(Ordering::Relaxed),
+        )
+    }
+
+    /// A client asked for it now.
+    pub fn touch(&self) {
+        *lock(&self.last_seen) = Instant::now();
+    }
+
+    /// A client says it no longer waits for it (the page closed: `navigator.sendBeacon`);
+    /// the last one gone cancels it.
+    pub fn leave(&self) {
+        let left = self
+            .clients
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| {
+                Some(n.saturating_sub(1))
+            })
+            .unwrap_or(0)
+            .saturating_sub(1);
+        if left == 0 && matches!(self.state(), JobState::Running) {
+            self.abandoned.store(true, Ordering::Relaxed);
+            self.cancel();
+        }
+    }
+
+    /// True when it was cancelled because its clients were gone.
+    pub fn abandoned(&self) -> bool {
+        self.abandoned.load(Ordering::Relaxed)
+    }
+
+    /// Cancels it when it runs and no client has asked for it for `idle`.
+    fn cancel_if_idle(&self, idle: Duration) {
+        let unseen = lock(&self.last_seen).elapsed();
+        if matches!(self.state(), JobState::Running)
+            && self.waiting.load(Ordering::Relaxed) == 0
+            && unseen >= idle
+        {
+            self.abandoned.store(true, Ordering::Relaxed);
+            self.cancel();
+        }
+    }
+
     /// Seconds from its start to its end, or to now.
     pub fn seconds(&self) -> f64 {
         let end = lock(&self.finished).unwrap_or_else(Instant::now);
@@ -114,9 +200,13 @@ impl Job {
 
     /// The question, in words.
     pub fn describe(&self) -> String {
-        match self.view {
-            View::Table(board) => format!("open tours from every square of {board}"),
-            _ => self.questions[0].to_string(),
+        match self.asked {
+            Asked::Count(View::Table(board)) => format!("open tours from every square of {board}"),
+            Asked::Ends(ends) => format!(
+                "open tours of {} from {}, by the square they end on",
+                ends.board, ends.start
+            ),
+            Asked::Count(_) => self.questions[0].to_string(),
         }
     }
 }
@@ -159,8 +249,8 @@ impl Jobs {
 
     /// The running job that answers `view`'s questions, joined; or a new job that runs
     /// `work` — unless the server is stopping (503) or already runs its limit of jobs (429).
-    pub fn join_or_start(self: &Arc<Self>, view: View, work: Work) -> Result<Arc<Job>, ApiError> {
-        let mut questions = view.questions();
+    pub fn join_or_start(self: &Arc<Self>, asked: Asked, work: Work) -> Result<Arc<Job>, ApiError> {
+        let mut questions = asked.questions();
         questions.sort();
         questions.dedup();
         let mut inner = lock(&self.inner);
@@ -176,6 +266,7 @@ impl Jobs {
             .map(|id| inner.jobs[id].clone())
         {
             job.clients.fetch_add(1, Ordering::Relaxed);
+            job.touch();
             return Ok(job);
         }
         if inner.running.len() >= self.limit {
@@ -193,14 +284,19 @@ impl Jobs {
         let (state, _) = watch::channel(JobState::Running);
         let job = Arc::new(Job {
             id: inner.next,
-            view,
+            asked,
             questions: questions.clone(),
             started: Instant::now(),
             finished: Mutex::new(None),
             cancel: CancelFlag::new(),
             planned: AtomicUsize::new(0),
             computed: AtomicUsize::new(0),
+            work_planned: AtomicU64::new(0),
+            work_done: AtomicU64::new(0),
             clients: AtomicUsize::new(1),
+            waiting: AtomicUsize::new(0),
+            last_seen: Mutex::new(Instant::now()),
+            abandoned: AtomicBool::new(false),
             state,
         });
         inner.jobs.insert(job.id, job.clone());
@@ -211,11 +307,15 @@ impl Jobs {
         let running = job.clone();
         tokio::task::spawn_blocking(move || {
             let mut progress = |event: Progress<'_>| match event {
-                Progress::Planned { questions } => {
-                    running.planned.store(questions, Ordering::Relaxed)
+                Progress::Planned { questions, work } => {
+                    running.planned.store(questions, Ordering::Relaxed);
+                    running.work_planned.store(work, Ordering::Relaxed);
                 }
-                Progress::Computed(_) => {
+                Progress::Computed(answer) => {
                     running.computed.fetch_add(1, Ordering::Relaxed);
+                    running
+                        .work_done
+                        .fetch_add(estimated_work(&answer.question), Ordering::Relaxed);
                 }
             };
             // A panic must still end the job, or its question would wait on it for ever.
@@ -251,6 +351,14 @@ impl Jobs {
     /// Every job kept, oldest first.
     pub fn list(&self) -> Vec<Arc<Job>> {
         lock(&self.inner).jobs.values().cloned().collect()
+    }
+
+    /// Cancels the running jobs that no client has asked for for `idle`.
+    pub fn cancel_idle(&self, idle: Duration) {
+        let inner = lock(&self.inner);
+        for id in inner.running.values() {
+            inner.jobs[id].cancel_if_idle(idle);
+        }
     }
 
     /// Cancels every running job and refuses new ones: the server is stopping.

@@ -54,6 +54,11 @@ pub struct Limits {
     /// Connections served at once; more wait to be accepted. Bounded further by the open
     /// files this process may have ([`connection_limit`]).
     pub connections: usize,
+    /// How long a running job goes on with no client asking for it (no poll, no request
+    /// waiting); then it is cancelled, keeping what it finished.
+    pub idle: Duration,
+    /// How long a tour between two squares is searched for where no exact search decides.
+    pub tour_time: Duration,
     /// How long a client has to send a request's head (its line and headers), from the
     /// connection or from the end of its last answer; then the connection is closed, so that
     /// sockets that never finish a request cannot hold the server.
@@ -68,6 +73,8 @@ impl Default for Limits {
             table_squares: 1_000,
             wait: Duration::from_secs(1),
             connections: 512,
+            idle: Duration::from_secs(30),
+            tour_time: crate::tour::BETWEEN_TIME_LIMIT,
             header_timeout: Duration::from_secs(10),
         }
     }
@@ -192,6 +199,7 @@ pub fn run(
             })?;
         ready(listener.local_addr()?);
         let app = api::App::new(&config, CancelFlag::new());
+        tokio::spawn(app.clone().cancel_abandoned_jobs());
         let (stopped, stopping) = tokio::sync::watch::channel(false);
         let connections = connection_limit(config.limits.connections);
         let serving = tokio::spawn(accept(

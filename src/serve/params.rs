@@ -8,8 +8,9 @@ use crate::input::{echo, parse_coordinate, parse_side};
 use crate::precompute::BoardRange;
 use crate::question::{AnswerKind, TourKind};
 use crate::store::AnswerFilter;
-use crate::view::View;
+use crate::view::{Ends, View};
 
+use super::jobs::Asked;
 use super::reply::ApiError;
 
 /// A query string's `name=value` pairs, checked against the names a route knows.
@@ -137,7 +138,7 @@ impl Params {
 /// `GET /api/count`.
 pub struct CountRequest {
     /// What to show.
-    pub view: View,
+    pub asked: Asked,
     /// `json` or `csv`.
     pub format: &'static str,
     /// How long to wait for a computation before answering with its job.
@@ -153,7 +154,8 @@ impl CountRequest {
         let params = Params::new(
             pairs,
             &[
-                "rows", "cols", "row", "col", "to_row", "to_col", "kind", "total", "format", "wait",
+                "rows", "cols", "row", "col", "to_row", "to_col", "kind", "total", "ends",
+                "format", "wait",
             ],
         )?;
         let board = params.board()?;
@@ -161,6 +163,12 @@ impl CountRequest {
         let to = params.square("to_row", "to_col")?;
         let kind = params.kind()?;
         let total = params.flag("total")?;
+        let ends = params.flag("ends")?;
+        if ends && (start.is_none() || to.is_some() || total || kind == TourKind::Closed) {
+            return Err(ApiError::bad(
+                "'ends' counts the open tours from one start by the square they end on: give it with 'row' and 'col' alone",
+            ));
+        }
         if to.is_some() && start.is_none() {
             return Err(ApiError::bad(
                 "tours between two squares need both: give 'row' and 'col' with 'to_row' and 'to_col'",
@@ -194,8 +202,12 @@ impl CountRequest {
                     .ok_or_else(|| format!("seconds from 0 to {}", MAX_WAIT.as_secs()))
             })?
             .unwrap_or(wait);
+        let asked = match (ends, start) {
+            (true, Some(start)) => Asked::Ends(Ends::new(board, start)?),
+            _ => Asked::Count(view),
+        };
         Ok(CountRequest {
-            view,
+            asked,
             format: params.format(&["json", "csv"])?,
             wait,
         })
@@ -208,6 +220,8 @@ pub struct TourRequest {
     pub board: Board,
     /// The first square.
     pub start: Square,
+    /// The last square, for a tour between two squares.
+    pub end: Option<Square>,
     /// A closed tour.
     pub closed: bool,
     /// Picks among equally good moves.
@@ -221,16 +235,31 @@ impl TourRequest {
     pub fn parse(pairs: Vec<(String, String)>) -> Result<Self, ApiError> {
         let params = Params::new(
             pairs,
-            &["rows", "cols", "row", "col", "kind", "seed", "format"],
+            &[
+                "rows", "cols", "row", "col", "to_row", "to_col", "kind", "seed", "format",
+            ],
         )?;
         let board = params.board()?;
         let start = params.start(board)?.ok_or_else(|| {
             ApiError::bad("missing parameters 'row' and 'col': the square the tour starts on")
         })?;
+        let closed = params.kind()? == TourKind::Closed;
+        let end = params.square("to_row", "to_col")?;
+        if let Some(end) = end {
+            if closed {
+                return Err(ApiError::bad(
+                    "tours between two squares are open tours: leave out 'kind=closed'",
+                ));
+            }
+            crate::question::check_pair(board, start, end).map_err(|e| {
+                ApiError::bad(format!("'to_row' and 'to_col' are {}", e.predicate()))
+            })?;
+        }
         Ok(TourRequest {
             board,
             start,
-            closed: params.kind()? == TourKind::Closed,
+            end,
+            closed,
             seed: params.whole("seed")?.unwrap_or(0),
             format: params.format(&["json", "svg"])?,
         })

@@ -4,7 +4,7 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
-use crate::error::{Error, Remedy};
+use crate::error::{Error, ErrorKind, Remedy};
 use crate::output::to_json;
 
 /// A request the server does not answer with a count: the status and why, in one line.
@@ -16,16 +16,35 @@ pub struct ApiError {
     pub message: String,
     /// True when the answer is that no tour exists (the message is the theorem or the search).
     pub no_tour: bool,
+    /// What sort of failure it is, for a client that words errors itself (the page): the
+    /// library's [`ErrorKind`] names, `no_tour`, and the server's own (`too_large`, `busy`,
+    /// `stopping`, `cancelled`, `not_found`).
+    pub kind: &'static str,
 }
 
 impl ApiError {
     /// An error with `status`.
     pub fn new(status: StatusCode, message: impl Into<String>) -> Self {
+        let kind = match status {
+            StatusCode::BAD_REQUEST => ErrorKind::BadInput.name(),
+            StatusCode::NOT_FOUND => "not_found",
+            StatusCode::PAYLOAD_TOO_LARGE => "too_large",
+            StatusCode::TOO_MANY_REQUESTS => "busy",
+            StatusCode::SERVICE_UNAVAILABLE => "stopping",
+            StatusCode::METHOD_NOT_ALLOWED => "bad_method",
+            _ => ErrorKind::Internal.name(),
+        };
         ApiError {
             status,
             message: message.into(),
             no_tour: false,
+            kind,
         }
+    }
+
+    /// The same error, of `kind`.
+    pub fn of_kind(self, kind: &'static str) -> Self {
+        ApiError { kind, ..self }
     }
 
     /// A bad parameter (400).
@@ -42,7 +61,7 @@ impl ApiError {
     pub fn no_tour(reason: impl Into<String>) -> Self {
         ApiError {
             no_tour: true,
-            ..ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, reason)
+            ..ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, reason).of_kind("no_tour")
         }
     }
 }
@@ -58,6 +77,8 @@ impl From<Error> for ApiError {
             | Error::BeyondOneMachine { .. }
             | Error::TourTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             Error::MemoryBudget { .. } | Error::Interrupted => StatusCode::SERVICE_UNAVAILABLE,
+            // Understood, and not decided in the server's time: not the request's fault.
+            Error::TourSearchGaveUp { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             // No parameter names a file: whatever the store says is the server's trouble (a
             // store replaced or damaged under it), never the request's.
             Error::Store(_) => StatusCode::INTERNAL_SERVER_ERROR,
@@ -73,7 +94,7 @@ impl From<Error> for ApiError {
         if status == StatusCode::INTERNAL_SERVER_ERROR {
             eprintln!("knights serve: {message}");
         }
-        ApiError::new(status, message)
+        ApiError::new(status, message).of_kind(error.kind().name())
     }
 }
 
@@ -96,14 +117,19 @@ pub fn remedy_words(remedy: Remedy) -> String {
         Remedy::MoreMemory => {
             "this server's memory budget is set when it starts (knights serve --memory)".into()
         }
+        Remedy::MoreTime => {
+            "this server's time for such a search is set when it starts (knights serve --tour-seconds)".into()
+        }
         Remedy::OtherQuestions(_) => "what it can count on this board: its closed tours (kind=closed), and tours between two squares (row and col with to_row and to_col), which `knights shards plan` lists as shards for many machines (their merge gives the board's open total and its per-square table)".into(),
     }
 }
 
-/// The body of every error: `{"error": "..."}` (and `"no_tour": true` when that is the answer).
+/// The body of every error: `{"error": "...", "kind": "..."}` (and `"no_tour": true` when
+/// that is the answer).
 #[derive(Serialize)]
 struct ErrorBody<'a> {
     error: &'a str,
+    kind: &'a str,
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     no_tour: bool,
 }
@@ -112,6 +138,7 @@ impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let body = to_json(&ErrorBody {
             error: &self.message,
+            kind: self.kind,
             no_tour: self.no_tour,
         });
         let mut response = json(self.status, body);

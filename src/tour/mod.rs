@@ -17,7 +17,10 @@ pub mod construct;
 pub mod search;
 
 use std::fmt;
+use std::time::{Duration, Instant};
 
+use num_bigint::BigUint;
+use num_traits::Zero;
 use serde::Serialize;
 
 use crate::board::{Board, Square};
@@ -25,7 +28,7 @@ use crate::cancel::CancelFlag;
 use crate::count::frontier;
 use crate::count::memo;
 use crate::error::Error;
-use crate::existence::{NoTour, no_tour};
+use crate::existence::{NoTour, no_open_tour_between, no_tour};
 use crate::memory::MemoryBudget;
 use crate::question::TourKind;
 
@@ -114,6 +117,14 @@ pub enum TourError {
         /// The square after.
         to: Square,
     },
+    /// A tour between two squares that ends elsewhere.
+    #[error("the tour ends on {found}, not on {expected}")]
+    WrongEnd {
+        /// The square asked for.
+        expected: Square,
+        /// The last square of the tour.
+        found: Square,
+    },
     /// A closed tour whose ends do not meet.
     #[error("the tour is not closed: {last} is not a knight's move from {first}")]
     NotClosed {
@@ -167,6 +178,20 @@ pub fn validate(board: Board, squares: &[Square], closed: bool) -> Result<(), To
     Ok(())
 }
 
+/// Checks that `squares` is an open tour of `board` that ends on `end` ([`validate`], then
+/// its last square).
+pub fn validate_between(board: Board, squares: &[Square], end: Square) -> Result<(), TourError> {
+    validate(board, squares, false)?;
+    let found = squares[squares.len() - 1];
+    if found != end {
+        return Err(TourError::WrongEnd {
+            expected: end,
+            found,
+        });
+    }
+    Ok(())
+}
+
 /// Why no tour was found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum NoTourReason {
@@ -178,6 +203,18 @@ pub enum NoTourReason {
         board: Board,
         /// What was asked: closed, or open from this square.
         start: Option<Square>,
+    },
+    /// No open tour joins two squares: an exhaustive search found none, or an engine counted
+    /// none.
+    NoneBetween {
+        /// The board.
+        board: Board,
+        /// The first square.
+        start: Square,
+        /// The last square.
+        end: Square,
+        /// True when the engine's count said so (else the search).
+        counted: bool,
     },
 }
 
@@ -195,6 +232,20 @@ impl fmt::Display for NoTourReason {
             NoTourReason::Search { board, start: None } => write!(
                 f,
                 "no closed tour on {board}: an exhaustive search found none"
+            ),
+            NoTourReason::NoneBetween {
+                board,
+                start,
+                end,
+                counted,
+            } => write!(
+                f,
+                "no open tour from {start} to {end} on {board}: {}",
+                if *counted {
+                    "the engine's exact count is 0"
+                } else {
+                    "an exhaustive search found none"
+                }
             ),
         }
     }
@@ -311,6 +362,120 @@ pub fn find_tour(
     Ok(Ok((tour, method)))
 }
 
+/// Boards of at most this many squares: the memo engine's exhaustive search decides a tour
+/// between two squares with no time limit (36: 6x6, a second or so at most).
+pub const BETWEEN_EXACT_SQUARES: u64 = 36;
+
+/// How long `knights tour --to` searches, by default, where no exact search decides.
+pub const BETWEEN_TIME_LIMIT: Duration = Duration::from_secs(10);
+
+/// Warnsdorff attempts tried first between two squares, before the memo engine's exhaustive
+/// search (on boards it takes): most pairs are found by one of them at once.
+const BETWEEN_QUICK_ATTEMPTS: usize = 20;
+
+/// Finds an open tour of `board` from `start` that ends on `end`, decided exactly where it can
+/// be: a theorem or a `known` count of 0 says there is none; boards of at most
+/// [`BETWEEN_EXACT_SQUARES`] squares, and any pair whose `known` count is positive, are
+/// searched with no time limit (a search that must find one); on other boards the search
+/// stops after `limit` with [`Error::TourSearchGaveUp`], which does not mean there is none.
+/// The tour is checked to end on `end` before it is returned.
+pub fn find_tour_between(
+    board: Board,
+    start: Square,
+    end: Square,
+    seed: u64,
+    known: Option<&BigUint>,
+    limit: Duration,
+    cancel: &CancelFlag,
+) -> Result<Result<(Tour, Method), NoTourReason>, Error> {
+    board.check_square(start)?;
+    crate::question::check_pair(board, start, end)?;
+    if let Some(reason) = no_open_tour_between(board, start, end) {
+        return Ok(Err(NoTourReason::Theorem(reason)));
+    }
+    let none = |counted| NoTourReason::NoneBetween {
+        board,
+        start,
+        end,
+        counted,
+    };
+    if known.is_some_and(Zero::is_zero) {
+        return Ok(Err(none(true)));
+    }
+    let unlimited = board.squares() <= BETWEEN_EXACT_SQUARES || known.is_some();
+    let clock = Instant::now();
+    let deadline = (!unlimited).then(|| clock + limit);
+    // The search's own flag: set by the caller's, or when the time is up.
+    let search_cancel = CancelFlag::new();
+    let out_of_time = || deadline.is_some_and(|d| Instant::now() >= d);
+    let finished = std::sync::atomic::AtomicBool::new(false);
+    let found = std::thread::scope(|scope| {
+        scope.spawn(|| {
+            while !finished.load(std::sync::atomic::Ordering::Relaxed) {
+                if cancel.is_cancelled() || out_of_time() {
+                    search_cancel.cancel();
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        });
+        let result = search_between(board, start, end, seed, &search_cancel);
+        finished.store(true, std::sync::atomic::Ordering::Relaxed);
+        result
+    });
+    let (path, method) = match found {
+        Ok(Some(found)) => found,
+        Ok(None) => return Ok(Err(none(false))),
+        Err(Error::Interrupted) if !cancel.is_cancelled() => {
+            return Err(Error::TourSearchGaveUp {
+                board,
+                start,
+                end,
+                seconds: clock.elapsed().as_secs_f64(),
+            });
+        }
+        Err(e) => return Err(e),
+    };
+    validate_between(board, &path, end).map_err(|e| {
+        Error::Internal(format!(
+            "the tour found on {board} is not valid ({e}); nothing was printed"
+        ))
+    })?;
+    let tour = Tour::new(board, false, path).map_err(|e| Error::Internal(e.to_string()))?;
+    Ok(Ok((tour, method)))
+}
+
+/// The search of [`find_tour_between`] until it finds a tour, proves there is none (the memo
+/// engine's exhaustive search, on boards it takes) or `cancel` is set.
+fn search_between(
+    board: Board,
+    start: Square,
+    end: Square,
+    seed: u64,
+    cancel: &CancelFlag,
+) -> Result<Option<(Vec<Square>, Method)>, Error> {
+    let mut attempts = 0;
+    let exact = memo::check_board(board).is_ok();
+    let quick = search::path_between(board, start, end, seed, || {
+        attempts += 1;
+        !cancel.is_cancelled() && (!exact || attempts <= BETWEEN_QUICK_ATTEMPTS)
+    });
+    if let Some(path) = quick {
+        return Ok(Some((path, Method::Warnsdorff)));
+    }
+    if !exact {
+        // Attempts go on until the flag is set: then the time is up.
+        return Err(Error::Interrupted);
+    }
+    let found = memo::find_open_tour_between(board, start, end, cancel.clone())?;
+    Ok(found.map(|path| {
+        (
+            path.into_iter().map(|i| board.square(i)).collect(),
+            Method::Memo,
+        )
+    }))
+}
+
 /// The memo engine's exact search, as squares.
 fn exact_small(
     board: Board,
@@ -376,5 +541,63 @@ mod tests {
             validate(board, &good, true),
             Err(TourError::NotClosed { .. })
         ));
+        assert_eq!(validate_between(board, &good, sq(1, 0)), Ok(()));
+        assert_eq!(
+            validate_between(board, &good, sq(2, 2)),
+            Err(TourError::WrongEnd {
+                expected: sq(2, 2),
+                found: sq(1, 0)
+            })
+        );
+    }
+
+    #[test]
+    fn a_tour_between_two_squares_is_decided_exactly_on_small_boards() {
+        let board = Board::new(6, 6).unwrap();
+        let (start, end) = (Square::new(0, 0), Square::new(5, 4));
+        let never = Duration::ZERO;
+        let (tour, _) = find_tour_between(board, start, end, 0, None, never, &CancelFlag::new())
+            .unwrap()
+            .unwrap();
+        assert_eq!(tour.squares().last(), Some(&end));
+        // The same colour on an even board: a theorem.
+        let same = find_tour_between(
+            board,
+            start,
+            Square::new(1, 1),
+            0,
+            None,
+            never,
+            &CancelFlag::new(),
+        );
+        assert!(matches!(same, Ok(Err(NoTourReason::Theorem(_)))));
+        // A count of 0 is believed: no search.
+        let zero = BigUint::zero();
+        let counted =
+            find_tour_between(board, start, end, 0, Some(&zero), never, &CancelFlag::new());
+        assert!(matches!(
+            counted,
+            Ok(Err(NoTourReason::NoneBetween { counted: true, .. }))
+        ));
+    }
+
+    #[test]
+    fn a_search_past_its_time_limit_says_it_gave_up() {
+        // 3x40 is past the memo engine, and Warnsdorff's rule finds nothing from the corner to
+        // (1, 2) (measured): its attempts go on until the time is up.
+        let board = Board::new(3, 40).unwrap();
+        let result = find_tour_between(
+            board,
+            Square::new(0, 0),
+            Square::new(1, 2),
+            0,
+            None,
+            Duration::from_millis(200),
+            &CancelFlag::new(),
+        );
+        match result {
+            Err(Error::TourSearchGaveUp { seconds, .. }) => assert!(seconds >= 0.2),
+            other => panic!("expected the search to give up, got {other:?}"),
+        }
     }
 }

@@ -78,7 +78,26 @@ impl Graph {
         attempts: usize,
     ) -> Option<Vec<usize>> {
         let mut rng = SplitMix(seed ^ SEED_MIX);
-        (0..attempts).find_map(|_| self.attempt(start, closed, BACKTRACK_BUDGET, &mut rng))
+        (0..attempts).find_map(|_| self.attempt(start, closed, None, BACKTRACK_BUDGET, &mut rng))
+    }
+
+    /// An open path from `start` that ends on `end`, by the same rule: `end` is held back for
+    /// the last move and its neighbours are kept for last where they can be (they are its only
+    /// ways in). Attempts go on, each with other random choices, while `more` says so.
+    pub fn path_between(
+        &self,
+        start: usize,
+        end: usize,
+        seed: u64,
+        mut more: impl FnMut() -> bool,
+    ) -> Option<Vec<usize>> {
+        let mut rng = SplitMix(seed ^ SEED_MIX);
+        while more() {
+            if let Some(path) = self.attempt(start, false, Some(end), BACKTRACK_BUDGET, &mut rng) {
+                return Some(path);
+            }
+        }
+        None
     }
 
     /// A closed tour, listed from `start`. A cycle passes through every square, so the search
@@ -91,7 +110,7 @@ impl Graph {
         let found = (0..squares)
             .map(|k| (start + k) % squares)
             .filter(|&origin| self.present[origin])
-            .find_map(|origin| self.attempt(origin, true, QUICK_BUDGET, &mut rng))
+            .find_map(|origin| self.attempt(origin, true, None, QUICK_BUDGET, &mut rng))
             .or_else(|| self.warnsdorff(start, true, seed, attempts))?;
         let mut cycle = found;
         let at = cycle.iter().position(|&i| i == start)?;
@@ -105,6 +124,7 @@ impl Graph {
         &self,
         start: usize,
         closed: bool,
+        end: Option<usize>,
         budget: u32,
         rng: &mut SplitMix,
     ) -> Option<Vec<usize>> {
@@ -118,6 +138,7 @@ impl Graph {
                 .collect(),
             path: Vec::with_capacity(n),
             budget,
+            end,
             // Some attempts ignore the spread, so that restarts differ more.
             use_spread: !rng.next().is_multiple_of(4),
         };
@@ -154,8 +175,17 @@ impl Graph {
                 .iter()
                 .map(|&j| j as usize)
                 .filter(|&j| !state.visited[j])
+                // The end is the last square, never one on the way.
+                .filter(|&j| {
+                    state
+                        .end
+                        .is_none_or(|end| j != end || state.path.len() + 1 == n)
+                })
                 .map(|j| {
-                    let near_start = closed && self.neighbours[start].contains(&(j as u32));
+                    let near_start = match state.end {
+                        Some(end) => self.neighbours[end].contains(&(j as u32)),
+                        None => closed && self.neighbours[start].contains(&(j as u32)),
+                    };
                     let spread = if state.use_spread { -self.spread(j) } else { 0 };
                     (state.onward[j], near_start, spread, rng.next(), j)
                 })
@@ -193,6 +223,8 @@ struct Attempt {
     onward: Vec<u32>,
     path: Vec<usize>,
     budget: u32,
+    /// The square an open path must end on, if one is asked for.
+    end: Option<usize>,
     use_spread: bool,
 }
 
@@ -216,6 +248,21 @@ pub fn closed_tour(board: Board, start: Square, seed: u64, attempts: usize) -> O
     let graph = Graph::new(board.rows() as usize, board.cols() as usize, None);
     graph
         .closed_tour(board.index(start), seed, attempts)
+        .map(|path| path.into_iter().map(|i| board.square(i)).collect())
+}
+
+/// An open tour of `board` from `start` to `end` by Warnsdorff's rule (see
+/// [`Graph::path_between`]), attempted while `more` says so.
+pub fn path_between(
+    board: Board,
+    start: Square,
+    end: Square,
+    seed: u64,
+    more: impl FnMut() -> bool,
+) -> Option<Vec<Square>> {
+    let graph = Graph::new(board.rows() as usize, board.cols() as usize, None);
+    graph
+        .path_between(board.index(start), board.index(end), seed, more)
         .map(|path| path.into_iter().map(|i| board.square(i)).collect())
 }
 
@@ -248,5 +295,19 @@ mod tests {
         let cycle = warnsdorff(board, Square::new(3, 4), true, 0, ATTEMPTS).unwrap();
         assert_eq!(validate(board, &cycle, true), Ok(()));
         assert_eq!(cycle[0], Square::new(3, 4));
+    }
+
+    #[test]
+    fn finds_a_path_that_ends_where_asked() {
+        let board = Board::new(8, 8).unwrap();
+        let (start, end) = (Square::new(0, 0), Square::new(7, 6));
+        let mut attempts = 0;
+        let path = path_between(board, start, end, 0, || {
+            attempts += 1;
+            attempts <= 50
+        })
+        .unwrap();
+        assert_eq!(validate(board, &path, false), Ok(()));
+        assert_eq!((path[0], path[63]), (start, end));
     }
 }

@@ -370,9 +370,15 @@ fn tours_equal_the_commands_and_say_why_when_there_is_none() {
     let server = Server::start(&[]);
     let reply = server.get("/api/tour?rows=5&cols=5&row=0&col=0");
     assert_eq!(reply.status, 200);
-    assert_eq!(
-        reply.body,
-        command_output(&["tour", "5", "5", "0", "0", "--format", "json"])
+    // The command's record, its fields first and in their order, then the server's.
+    let command = command_output(&["tour", "5", "5", "0", "0", "--format", "json"]);
+    let fields = command.trim_end().strip_suffix('}').unwrap();
+    assert!(
+        reply
+            .body
+            .starts_with(&format!("{fields},\"how\":\"found by ")),
+        "{}",
+        reply.body
     );
     let tour = reply.json();
     assert_eq!(tour["squares"].as_array().unwrap().len(), 25);
@@ -396,7 +402,10 @@ fn tours_equal_the_commands_and_say_why_when_there_is_none() {
             &["tour", "30", "40", "7", "9", "--format", "json"],
         ),
     ] {
-        assert_eq!(server.get(path).body, command_output(args), "{path}");
+        let command = command_output(args);
+        let fields = command.trim_end().strip_suffix('}').unwrap();
+        let body = server.get(path).body;
+        assert!(body.starts_with(&format!("{fields},")), "{path}: {body}");
     }
 
     // The animated SVG is the command's `--format svg --animate`, byte for byte.
@@ -1113,4 +1122,193 @@ fn a_parameter_of_50000_characters_is_quoted_in_at_most_a_line() {
             "{message}"
         );
     }
+}
+
+/// Pairs and a start's ends: the pair's count as `count --to` gives it and `how` it was found
+/// (then from the store); the ends of a start as a table the server computes and stores, each
+/// square's count the command's pair count and their sum the start's count; a tour between two
+/// squares that ends there; every error with its kind.
+#[test]
+fn pairs_ends_and_how_each_answer_was_found() {
+    let server = Server::start(&[]);
+    let pair = server.get("/api/count?rows=6&cols=6&row=0&col=0&to_row=5&to_col=4");
+    assert_eq!(pair.status, 200, "{}", pair.body);
+    let pair = pair.json();
+    assert_eq!(pair["count"], "44725");
+    let how = pair["how"].as_str().unwrap();
+    assert!(how.starts_with("counted by the memo engine in "), "{how}");
+    let again = server
+        .get("/api/count?rows=6&cols=6&row=0&col=0&to_row=5&to_col=4")
+        .json();
+    assert_eq!(again["source"], "store");
+    let how = again["how"].as_str().unwrap();
+    assert!(
+        how.starts_with("from the answer store, where it was counted by the memo engine in "),
+        "{how}"
+    );
+    let theorem = server.get("/api/count?rows=5&cols=5&row=0&col=1").json();
+    assert_eq!(
+        theorem["how"],
+        "decided by an existence theorem, without a search"
+    );
+
+    // The ends of the corner of 5x5, square by square, against the command.
+    let ends = server.get("/api/count?rows=5&cols=5&row=0&col=0&ends");
+    assert_eq!(ends.status, 200, "{}", ends.body);
+    let ends = ends.json();
+    assert_eq!(ends["kind"], "ends");
+    assert_eq!(ends["source"], "computed");
+    assert!(
+        ends["how"].as_str().unwrap().contains("pairs counted"),
+        "{ends}"
+    );
+    for r in 0..5 {
+        for c in 0..5 {
+            let expected = if (r, c) == (0, 0) {
+                "0".to_string()
+            } else {
+                let (r, c) = (r.to_string(), c.to_string());
+                command_output(&["--no-cache", "count", "5", "5", "0", "0", "--to", &r, &c])
+                    .trim()
+                    .to_string()
+            };
+            assert_eq!(ends["counts"][r][c], expected.as_str(), "({r}, {c})");
+        }
+    }
+    let start = command_output(&["--no-cache", "count", "5", "5", "0", "0"]);
+    assert_eq!(ends["count"], start.trim());
+    assert_eq!(ends["heat"]["fill"].as_array().unwrap().len(), 5);
+    // Kept pair by pair: asked again, all from the store; listed as pairs.
+    let stored = server
+        .get("/api/count?rows=5&cols=5&row=0&col=0&ends")
+        .json();
+    assert_eq!(stored["source"], "store");
+    let listed = server.get("/api/answers?board=5x5&kind=between").json();
+    assert!(listed.as_array().unwrap().len() >= 14, "{listed}");
+    let csv = server.get("/api/count?rows=5&cols=5&row=0&col=0&ends&format=csv");
+    assert_eq!(csv.body.lines().count(), 25, "{}", csv.body);
+    assert!(
+        csv.body
+            .starts_with("rows,cols,row,col,to_row,to_col,kind,count,reason\n")
+    );
+    let wrong = server.get("/api/count?rows=5&cols=5&row=0&col=0&to_row=4&to_col=4&ends");
+    assert_eq!(wrong.status, 400);
+    assert_eq!(wrong.json()["kind"], "bad_input");
+
+    // A tour between the two squares, with how it was found and the pictures' colours.
+    let tour = server.get("/api/tour?rows=6&cols=6&row=0&col=0&to_row=5&to_col=4");
+    assert_eq!(tour.status, 200, "{}", tour.body);
+    let tour = tour.json();
+    assert_eq!(tour["start"], serde_json::json!([0, 0]));
+    assert_eq!(tour["end"], serde_json::json!([5, 4]));
+    assert_eq!(tour["squares"].as_array().unwrap().len(), 36);
+    assert!(
+        tour["how"].as_str().unwrap().starts_with("found by "),
+        "{tour}"
+    );
+    let style = server.get("/style.css").body;
+    let light = tour["colours"]["light"].as_str().unwrap();
+    assert!(style.contains(&format!("--light: {light};")), "{style}");
+    let none = server.get("/api/tour?rows=6&cols=6&row=0&col=0&to_row=1&to_col=1");
+    assert_eq!(none.status, 422);
+    assert_eq!(none.json()["kind"], "no_tour");
+    assert!(
+        none.error()
+            .contains("no open tour from (0, 0) to (1, 1) on 6x6")
+    );
+    let closed = server.get("/api/tour?rows=6&cols=6&row=0&col=0&to_row=5&to_col=4&kind=closed");
+    assert_eq!(closed.status, 400);
+
+    // The kinds a page words itself.
+    for (path, status, kind) in [
+        ("/api/count?rows=8&cols=8", 413, "beyond_one_machine"),
+        ("/api/count?rows=9&cols=9", 413, "beyond_engines"),
+        ("/api/count?rows=0&cols=5", 400, "bad_input"),
+        ("/api/tour?rows=5&cols=5&row=0&col=1", 422, "no_tour"),
+        ("/api/jobs/999", 404, "not_found"),
+    ] {
+        let reply = server.get(path);
+        assert_eq!(reply.status, status, "{path}: {}", reply.body);
+        assert_eq!(reply.json()["kind"], kind, "{path}");
+    }
+    // A closed board: one count, no heatmap of equal squares.
+    let closed = server.get("/api/count?rows=6&cols=6&kind=closed").json();
+    assert_eq!(closed["per_square"], "19724");
+    assert!(closed.get("heat").is_none(), "{closed}");
+}
+
+/// A job no client waits for any more is cancelled: unpolled for `--job-idle` seconds, or left
+/// by its last client (`POST /api/jobs/ID/leave`, the page's beacon when it closes); what it
+/// finished is kept. Its progress counts work: the theorem's zeros of 7x7 are answers, not work.
+#[test]
+fn a_job_whose_clients_are_gone_is_cancelled_keeping_what_it_finished() {
+    let server = Server::start(&["--job-idle", "1"]);
+    let started = server.get("/api/count?rows=7&cols=7&wait=0");
+    assert_eq!(started.status, 202, "{}", started.body);
+    let address = started.json()["job"].as_str().unwrap().to_string();
+    // Nobody polls it: the list of jobs is not a client of any.
+    let clock = Instant::now();
+    let job = loop {
+        let jobs = server.get("/api/jobs").json();
+        let job = jobs[0].clone();
+        if job["state"] != "running" {
+            break job;
+        }
+        assert!(
+            clock.elapsed() < Duration::from_secs(30),
+            "never cancelled: {job}"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    assert!(
+        clock.elapsed() >= Duration::from_millis(500),
+        "cancelled too soon"
+    );
+    assert_eq!(job["state"], "cancelled", "{job}");
+    assert_eq!(job["job"], address.as_str());
+    let error = job["error"].as_str().unwrap();
+    assert!(
+        error.contains("no page or client was waiting for it any more"),
+        "{error}"
+    );
+    assert!(error.contains("what it finished is kept"), "{error}");
+    assert_eq!(job["kind"], "cancelled");
+    // The zeros that theorems decide were finished, and kept; they were no work.
+    assert!(job["computed"].as_u64().unwrap() >= 4, "{job}");
+    let (planned, done) = (
+        job["work_planned"].as_u64().unwrap(),
+        job["work_done"].as_u64().unwrap(),
+    );
+    assert!(planned > 0 && done < planned, "{job}");
+    let kept = server.get("/api/answers?board=7x7").json();
+    assert!(
+        kept.as_array().unwrap().iter().any(|a| a["count"] == "0"),
+        "{kept}"
+    );
+
+    // Two clients share a job; the first that leaves does not stop it, the last does.
+    let first = server.get(LONG);
+    let second = server.get(LONG);
+    assert_eq!(first.status, 202, "{}", first.body);
+    let address = second.json()["job"].as_str().unwrap().to_string();
+    assert_eq!(first.json()["job"], address.as_str());
+    let left = server.request("POST", &format!("{address}/leave"));
+    assert_eq!(left.status, 200, "{}", left.body);
+    assert_eq!(left.json()["state"], "running");
+    assert_eq!(left.json()["clients"], 1);
+    let last = server.request("POST", &format!("{address}/leave"));
+    assert_eq!(last.status, 200);
+    let ended = server.until_finished(&address);
+    assert_eq!(ended["state"], "cancelled", "{ended}");
+    assert!(
+        ended["error"]
+            .as_str()
+            .unwrap()
+            .contains("no page or client"),
+        "{ended}"
+    );
+    assert_eq!(
+        server.request("GET", &format!("{address}/leave")).status,
+        405
+    );
 }

@@ -335,3 +335,81 @@ fn svg_lengths_have_no_float_noise() {
         assert!(!noisy(&svg), "{args:?}: {svg}");
     }
 }
+
+/// `tour --to`: a tour between two squares is found exactly when the memo engine counts one,
+/// on every pair of a small board; none is said with exit 3 and the theorem or the search; a
+/// search past its time limit says that it gave up (exit 1), not that there is none.
+#[test]
+fn tours_between_two_squares_exist_exactly_when_counted() {
+    use knights::tour::{find_tour_between, validate_between};
+    use std::time::Duration;
+    let board = Board::new(5, 6).unwrap();
+    let start = Square::new(0, 0);
+    for end in board.all_squares().filter(|&end| end != start) {
+        let mut counter =
+            MemoCounter::new(board, MemoryBudget::DEFAULT, CancelFlag::new()).unwrap();
+        let count = counter.count_between(start, end).unwrap();
+        let found = find_tour_between(
+            board,
+            start,
+            end,
+            0,
+            None,
+            Duration::ZERO,
+            &CancelFlag::new(),
+        )
+        .unwrap();
+        match found {
+            Ok((tour, _)) => {
+                assert!(count > 0, "{end}: a tour where the count is 0");
+                assert_eq!(validate_between(board, tour.squares(), end), Ok(()));
+            }
+            Err(reason) => assert_eq!(count, 0, "{end}: none found ({reason}), {count} counted"),
+        }
+    }
+
+    let json = knights()
+        .args([
+            "tour", "6", "6", "0", "0", "--to", "5", "4", "--format", "json",
+        ])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let tour: serde_json::Value = serde_json::from_slice(&json).unwrap();
+    assert_eq!(tour["start"], serde_json::json!([0, 0]));
+    assert_eq!(tour["end"], serde_json::json!([5, 4]));
+    assert_eq!(tour["squares"].as_array().unwrap().len(), 36);
+    knights()
+        .args(["tour", "6", "6", "0", "0", "--to", "1", "1"])
+        .assert()
+        .code(3)
+        .stderr(contains("no open tour from (0, 0) to (1, 1) on 6x6"));
+    knights()
+        .args(["tour", "3", "40", "0", "0", "--to", "1", "2", "--time-limit", "0.3"])
+        .assert()
+        .code(1)
+        .stderr(contains("the search gave up (which does not mean there is none); allow it longer with --time-limit SECONDS"));
+    knights()
+        .args(["tour", "6", "6", "0", "0", "--to", "6", "0"])
+        .assert()
+        .code(2)
+        .stderr(contains("outside the 6x6 board"));
+    knights()
+        .args([
+            "tour",
+            "6",
+            "6",
+            "0",
+            "0",
+            "--to",
+            "5",
+            "4",
+            "--time-limit",
+            "0",
+        ])
+        .assert()
+        .code(2)
+        .stderr(contains("--time-limit must be a number of seconds above 0"));
+}

@@ -14,9 +14,11 @@ use crate::cli::session::Session;
 #[command(after_help = "\
 Serves a page to explore boards (per-square counts as a heatmap) and watch tours, and a JSON API:
   GET /api/count?rows=5&cols=5[&row=0&col=0[&to_row=4&to_col=4]][&kind=open|closed][&total]
-  GET /api/tour?rows=5&cols=5&row=0&col=0[&kind=closed][&seed=1][&format=svg]
+  GET /api/count?rows=6&cols=6&row=0&col=0&ends (the pairs from a start, by end square)
+  GET /api/tour?rows=5&cols=5&row=0&col=0[&to_row=4&to_col=4|&kind=closed][&seed=1][&format=svg]
   GET /api/answers?board=5x5&kind=open
-  GET /api/jobs/ID (progress), DELETE /api/jobs/ID (cancel)
+  GET /api/jobs/ID (progress), DELETE /api/jobs/ID (cancel), POST /api/jobs/ID/leave (the page
+  closed; the last client gone cancels it, as does no poll for --job-idle seconds)
 Counts come from the same store as the other commands (--db, $KNIGHTS_DB, --no-cache, --memory).
 Ctrl-C stops it: running computations are cancelled, what they finished is kept.
 
@@ -49,6 +51,13 @@ pub struct Args {
     /// closed, so that half-sent requests cannot hold the server.
     #[arg(long, value_name = "SECONDS", default_value_t = Limits::default().header_timeout.as_secs_f64())]
     header_timeout: f64,
+    /// Seconds a computation goes on when no page or client asks for it (no poll, no request
+    /// waiting); then it is cancelled, keeping what it finished.
+    #[arg(long, value_name = "SECONDS", default_value_t = Limits::default().idle.as_secs_f64())]
+    job_idle: f64,
+    /// Seconds a tour between two squares is searched for where no exact search decides.
+    #[arg(long, value_name = "SECONDS", default_value_t = Limits::default().tour_time.as_secs_f64())]
+    tour_seconds: f64,
 }
 
 pub fn run(args: Args, session: &Session) -> Result<()> {
@@ -68,6 +77,16 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
         .ok_or_else(|| {
             CliError::bad_input("--header-timeout must be above 0 and at most 3600 seconds")
         })?;
+    let seconds = |value: f64, name: &str| {
+        Duration::try_from_secs_f64(value)
+            .ok()
+            .filter(|t| !t.is_zero() && *t <= Duration::from_secs(86_400))
+            .ok_or_else(|| {
+                CliError::bad_input(format!("{name} must be above 0 and at most 86400 seconds"))
+            })
+    };
+    let idle = seconds(args.job_idle, "--job-idle")?;
+    let tour_time = seconds(args.tour_seconds, "--tour-seconds")?;
     // Open the store once now: a file that is not a knights store stops the command here,
     // with the command's message, rather than in every request.
     let opened = session.store()?;
@@ -89,6 +108,8 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
             wait,
             connections: args.max_connections,
             header_timeout,
+            idle,
+            tour_time,
             ..Limits::default()
         },
     };

@@ -1,7 +1,7 @@
 //! `knights tour`: find one tour and show it.
 
 use std::path::PathBuf;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use anyhow::Result;
 use knights::output::{self, TourFormat};
@@ -22,10 +22,16 @@ as JSON, or an SVG picture of the path (start: green disc, end: red square). Any
 small boards by search, large ones by a construction that cannot fail. Every tour is checked
 before it is printed. When no tour exists, says why and exits with code 3.
 
+With --to ROW2 COL2 the tour ends on that square: decided exactly where a theorem or the memo
+engine's exhaustive search can (boards of at most 36 squares, with no time limit); on larger
+boards the search stops after --time-limit seconds and says that it gave up (exit 1), which does
+not mean that there is no such tour.
+
 Examples:
   knights tour 8 8 0 0
   knights tour 6 6 0 0 --closed --format svg --output tour.svg
   knights tour 8 8 0 0 --format svg --animate --output tour.svg
+  knights tour 6 6 0 0 --to 5 4
   knights tour 1000 1000 0 0 --format json --output big.json"
 )]
 pub struct Args {
@@ -44,8 +50,14 @@ pub struct Args {
     #[arg(value_parser = parse_coordinate)]
     col: u32,
     /// A closed tour (the last square a knight's move from the first).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "to")]
     closed: bool,
+    /// An open tour that ends on this square (row and column, 0-based).
+    #[arg(long, num_args = 2, value_names = ["ROW2", "COL2"], value_parser = parse_coordinate)]
+    to: Option<Vec<u32>>,
+    /// With --to on a board of more than 36 squares: seconds to search before giving up.
+    #[arg(long, value_name = "SECONDS", requires = "to", default_value_t = knights::tour::BETWEEN_TIME_LIMIT.as_secs_f64())]
+    time_limit: f64,
     /// Output format.
     #[arg(long, short, value_enum, default_value_t = TourFormatArg::Board)]
     format: TourFormatArg,
@@ -79,8 +91,24 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
     let start = Square::new(args.row, args.col);
     board.check_square(start)?;
     knights::tour::check_memory(board, session.memory)?;
+    let limit = Duration::try_from_secs_f64(args.time_limit)
+        .ok()
+        .filter(|limit| !limit.is_zero())
+        .ok_or_else(|| CliError::bad_input("--time-limit must be a number of seconds above 0"))?;
     let clock = Instant::now();
-    match knights::tour::find_tour(board, start, args.closed, args.seed, &session.cancel)? {
+    let found = match args.to.as_deref() {
+        Some(&[row, col]) => knights::tour::find_tour_between(
+            board,
+            start,
+            Square::new(row, col),
+            args.seed,
+            None,
+            limit,
+            &session.cancel,
+        )?,
+        _ => knights::tour::find_tour(board, start, args.closed, args.seed, &session.cancel)?,
+    };
+    match found {
         Ok((tour, method)) => {
             let seconds = clock.elapsed().as_secs_f64();
             let text = output::write_tour(&tour, method, format);

@@ -1,30 +1,35 @@
 'use strict';
-// The page of `knights serve`. Its state is its address, /?rows=6&cols=6&kind=open&row=0&col=0&seed=0,
-// so a link shows the same board, square and tour, and the back button walks back through them.
-// Everything it shows comes from the server's API; the server checks every parameter and its
-// one-line messages are shown as they are.
+// The page of `knights serve`. Its state is its address,
+// /?rows=6&cols=6&kind=open&row=0&col=0[&to_row=5&to_col=4][&ends=1][&seed=0], so a link shows
+// the same board, squares and tour, and the back button walks back through them. Everything it
+// shows comes from the server's API: the counts, how each was found (`how`), the colours of the
+// pictures (the server's CSS variables and its tour replies) and what went wrong (`kind`), which
+// the page says in its own words with what can be done instead.
 
 const SVG = 'http://www.w3.org/2000/svg';
 const CELL = 48;                    // the side of a square in the drawings' units
 const MAX_DRAWN_SQUARES = 10000;    // larger boards are not drawn square by square
-const NUMBERS_UP_TO = 16;           // step numbers on boards up to 16x16, as the SVG has them
 const POLL_MS = 500;
-const LIGHT = '#f0d9b5', DARK = '#b58863';   // the squares of `knights tour --format svg`
+const TILE_WIDTH = CELL * 0.88;     // the room a tile's number may take
+const MIN_TILE_TEXT = 9;            // below this a number is written short (in the drawing's units)
 
 const $ = (id) => document.getElementById(id);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const reducedMotion = window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
 
-let view = null;        // what is shown: {rows, cols, kind, row, col, seed} (strings, as in the address)
-let boardKey = '';      // the board the heatmap shows
+let view = null;        // what is shown: {rows, cols, kind, row, col, to_row, to_col, ends, seed} (strings)
+let boardKey = '';      // the board and table the heatmap shows
 let boardData = null;   // its count reply (null while unknown)
 let boardToken = 0;     // newer requests make older replies stale
 let tourToken = 0;
+let countToken = 0;
 let currentJob = null;  // the job the status line follows
-let tour = null;        // the tour shown: {rows, cols, closed, squares}
+const followed = new Set();  // the running jobs this page waits for
+let tour = null;        // the tour shown: the server's reply
 let tourParts = null;   // its drawing's elements
 let step = 0;           // the knight's step, from 0
 let timer = null;       // the animation's timer while it plays
+let firstShow = true;   // the address the page was opened on
 
 // ------------------------------------------------------------------ the address
 
@@ -37,15 +42,27 @@ function readAddress() {
     kind: p.get('kind') === 'closed' ? 'closed' : 'open',
     row: text('row', null),
     col: text('col', null),
+    to_row: text('to_row', null),
+    to_col: text('to_col', null),
+    ends: p.get('ends') === '1',
     seed: text('seed', '0'),
   };
 }
 
+const hasStart = (s) => s.row !== null && s.col !== null;
+const hasEnd = (s) => hasStart(s) && s.kind === 'open' && s.to_row !== null && s.to_col !== null;
+const showsEnds = (s) => hasStart(s) && s.kind === 'open' && s.ends;
+
 function address(s) {
   const p = new URLSearchParams({ rows: s.rows, cols: s.cols, kind: s.kind });
-  if (s.row !== null && s.col !== null) {
+  if (hasStart(s)) {
     p.set('row', s.row);
     p.set('col', s.col);
+    if (hasEnd(s)) {
+      p.set('to_row', s.to_row);
+      p.set('to_col', s.to_col);
+    }
+    if (showsEnds(s)) p.set('ends', '1');
     if (s.seed !== '0') p.set('seed', s.seed);
   }
   return '/?' + p.toString();
@@ -58,27 +75,42 @@ function go(s) {
 
 window.addEventListener('popstate', () => show(readAddress()));
 
+// A board the address names: two whole numbers from 1 (the server checks the rest).
+const isSide = (text) => /^[1-9][0-9]*$/.test(text);
+const sq = (r, c) => `(${r}, ${c})`;
+
 function show(s) {
   view = s;
   $('rows').value = s.rows;
   $('cols').value = s.cols;
   document.querySelector(`input[name=kind][value=${s.kind}]`).checked = true;
-  const key = `${s.rows}x${s.cols}:${s.kind}`;
+  const key = `${s.rows}x${s.cols}:${s.kind}` + (showsEnds(s) ? `:ends:${s.row},${s.col}` : '');
   if (key !== boardKey) {
     boardKey = key;
     loadBoard(s);
   } else {
     markSelected();
   }
-  if (s.row !== null && s.col !== null) {
+  $('pick').hidden = !(hasStart(s) && s.kind === 'open');
+  if (!hasStart(s)) document.querySelector('input[name=pick][value=start]').checked = true;
+  if (hasStart(s)) {
     loadTour(s);
   } else {
     tourToken++;
+    countToken++;
     stopAnimation();
     $('tour-section').hidden = true;
   }
-  document.title = `knights: ${s.rows}×${s.cols} ${s.kind}` +
-    (s.row !== null ? ` from (${s.row}, ${s.col})` : '');
+  const board = isSide(s.rows) && isSide(s.cols) ? `${s.rows}×${s.cols}` : null;
+  document.title = board === null ? 'knights: not a board'
+    : `knights: ${board} ${s.kind}` + (hasStart(s) ? ` from ${sq(s.row, s.col)}` : '') +
+      (hasEnd(s) ? ` to ${sq(s.to_row, s.to_col)}` : '');
+  // A link that asks for a tour, opened on a phone: the tour first, above the fold, and the
+  // board after it.
+  if (firstShow && hasStart(s) && window.matchMedia('(max-width: 760px)').matches) {
+    $('layout').classList.add('tour-first');
+  }
+  firstShow = false;
 }
 
 // ------------------------------------------------------------------ talking to the server
@@ -88,33 +120,54 @@ async function getJSON(url, options) {
   try {
     response = await fetch(url, options);
   } catch (e) {
-    return { status: 0, body: { error: 'the server cannot be reached: ' + e.message } };
+    return { status: 0, body: { error: 'the server cannot be reached: ' + e.message, kind: 'unreachable' } };
   }
   let body = null;
   try {
     body = await response.json();
   } catch (_) {
-    body = { error: `the server answered ${response.status} without JSON` };
+    body = { error: `the server answered ${response.status} without JSON`, kind: 'internal' };
   }
   return { status: response.status, body };
 }
 
+// Says to the server that this page no longer waits for `job`: the last client gone cancels it
+// (what it finished is kept). A beacon still goes out while the page closes.
+function leave(job) {
+  if (!followed.delete(job)) return;
+  const url = job + '/leave';
+  if (!(navigator.sendBeacon && navigator.sendBeacon(url))) {
+    fetch(url, { method: 'POST', keepalive: true }).catch(() => {});
+  }
+}
+
+window.addEventListener('pagehide', () => [...followed].forEach(leave));
+
 // A count: answered at once (200), or a job (202) followed until it ends. Returns null when a
-// newer request made this one stale.
+// newer request made this one stale (and leaves its job).
 async function countOf(params, isCurrent, onProgress) {
   let { status, body } = await getJSON('/api/count?' + new URLSearchParams(params));
+  let job = null;
+  const stale = () => {
+    if (job) leave(job);
+    return null;
+  };
   while (status === 202 || (status === 200 && body && body.state === 'running')) {
-    if (!isCurrent()) return null;
+    job = body.job;
+    followed.add(job);
+    if (!isCurrent()) return stale();
     onProgress(body);
     await sleep(POLL_MS);
-    if (!isCurrent()) return null;
-    ({ status, body } = await getJSON(body.job));
+    if (!isCurrent()) return stale();
+    ({ status, body } = await getJSON(job));
     if (status === 200 && body.state && body.state !== 'running') {
+      followed.delete(job);
       return body.state === 'done'
         ? { status: 200, body: body.answer }
-        : { status: body.status, body: { error: body.error } };
+        : { status: body.status, body: { error: body.error, kind: body.kind } };
     }
   }
+  if (job) followed.delete(job);
   return isCurrent() ? { status, body } : null;
 }
 
@@ -133,6 +186,118 @@ $('cancel').addEventListener('click', async () => {
   $('cancel').disabled = false;
 });
 
+// ------------------------------------------------------------------ numbers for people
+
+// Digits in groups of three, with thin spaces.
+function group(digits) {
+  return String(digits).replace(/\B(?=(\d{3})+(?!\d))/g, '\u202f');
+}
+
+const SUPERSCRIPT = '⁰¹²³⁴⁵⁶⁷⁸⁹';
+
+// A count too long for a tile, in three figures: 19049869096 → ['1.90·', '10¹⁰'].
+function shortForm(digits) {
+  let exponent = digits.length - 1;
+  let rounded = Math.round(Number(digits.slice(0, 4)) / 10);   // three figures
+  if (rounded >= 1000) {   // 9995… rounds up to the next power of ten
+    rounded = 100;
+    exponent += 1;
+  }
+  const mantissa = `${String(rounded)[0]}.${String(rounded).slice(1)}`;
+  const power = String(exponent).split('').map((d) => SUPERSCRIPT[Number(d)]).join('');
+  return [`${mantissa}·`, `10${power}`];
+}
+
+// About how wide a line of text is, in units of its font size (a thin space is narrow).
+const textWidth = (text) => [...text].reduce((width, ch) => width + (ch === '\u202f' ? 0.25 : 0.57), 0);
+
+// What a tile says: its count grouped, at a size that fits, or written short in two lines when
+// the digits would be too small to read (the exact digits are in its title and the readout).
+function tileText(count) {
+  const grouped = group(count);
+  const size = Math.min(CELL / 3, TILE_WIDTH / textWidth(grouped));
+  if (size >= MIN_TILE_TEXT) return { lines: [grouped], size };
+  const lines = shortForm(count);
+  return { lines, size: Math.min(CELL / 3.2, TILE_WIDTH / Math.max(...lines.map(textWidth))) };
+}
+
+// ------------------------------------------------------------------ what went wrong
+
+// The page's own words for an error the server sent (its `kind`), with what can be done here;
+// the server's line stays readable under "The server's words".
+function explain(body, s) {
+  const board = `${s.rows}×${s.cols}`;
+  const link = (text, state) => ({ text, href: address({ ...view, ...state }) });
+  switch (body.kind) {
+    case 'beyond_one_machine':
+      return {
+        text: `Counting the open tours of the ${board} board from each square is more than one machine can finish. ` +
+          'Two things can be counted here instead:',
+        links: [
+          link(`the closed tours of ${board} instead`, { kind: 'closed', row: null, col: null, ends: false }),
+          { text: 'tours between two squares: choose a start on the board below, then its end (Shift with a click, or "the end" under the board)', href: null },
+        ],
+      };
+    case 'beyond_engines':
+      return {
+        text: `The ${board} board is too large for any of the counting engines here, so its tours cannot be counted. ` +
+          'You can still choose a square to watch a tour from it.',
+        links: [link('the 8×8 board\u2019s closed tours instead', {
+          rows: '8', cols: '8', kind: 'closed', row: null, col: null, ends: false,
+        })],
+      };
+    case 'bad_input':
+      return {
+        text: isSide(s.rows) && isSide(s.cols) ? 'This link asks for something the server cannot read.'
+          : 'This link does not name a board: rows and columns are whole numbers from 1.',
+        links: [link('the 5×5 board', { rows: '5', cols: '5', kind: 'open', row: null, col: null, ends: false })],
+      };
+    case 'too_large':
+      return { text: `The ${board} board is larger than this server counts or draws tours for.`, links: [] };
+    case 'busy':
+      return { text: 'The server is busy with other counts. Try again when one finishes.', links: [link('try again', {})] };
+    case 'cancelled':
+      return { text: 'The count was cancelled before it finished; what it finished is kept, and asking again goes on from there.', links: [link('count again', {})] };
+    case 'memory':
+      return { text: 'The count needs more memory than this server allows its counts.', links: [] };
+    case 'gave_up':
+      return {
+        text: 'No tour between these two squares was found in the time this server gives a search. That does not mean there is none.',
+        links: [link('try another search', { seed: String((Number(s.seed) || 0) + 1) })],
+      };
+    case 'unreachable':
+      return { text: 'The server cannot be reached: is `knights serve` still running?', links: [link('try again', {})] };
+    default:
+      return { text: 'Something went wrong on the server.', links: [] };
+  }
+}
+
+function showMessage(body, s) {
+  const { text, links } = explain(body, s);
+  $('message-text').textContent = text;
+  const list = $('message-links');
+  list.replaceChildren();
+  for (const { text: words, href } of links) {
+    const item = document.createElement('li');
+    if (href) {
+      const a = document.createElement('a');
+      a.href = href;
+      a.textContent = words;
+      a.addEventListener('click', (event) => {
+        event.preventDefault();
+        history.pushState(null, '', href);
+        show(readAddress());
+      });
+      item.append(a);
+    } else {
+      item.textContent = words;
+    }
+    list.append(item);
+  }
+  $('message-detail').textContent = body.error || '';
+  $('message').hidden = false;
+}
+
 // ------------------------------------------------------------------ the board and its counts
 
 async function loadBoard(s) {
@@ -140,69 +305,77 @@ async function loadBoard(s) {
   const isCurrent = () => token === boardToken;
   boardData = null;
   currentJob = null;
-  $('board-title').textContent =
-    `${s.kind === 'closed' ? 'Closed' : 'Open'} tours of the ${s.rows}×${s.cols} board`;
+  const ends = showsEnds(s);
+  const named = isSide(s.rows) && isSide(s.cols);
+  $('board-title').textContent = !named ? 'Not a board'
+    : ends ? `Where the open tours from ${sq(s.row, s.col)} end`
+      : `${s.kind === 'closed' ? 'Closed' : 'Open'} tours of the ${s.rows}×${s.cols} board`;
   $('heatmap').replaceChildren();
   $('totals').replaceChildren();
   $('legend').hidden = true;
   $('csv-link').hidden = true;
-  setStatus('Counting…', 'busy');
+  $('message').hidden = true;
+  $('readout').textContent = '';
   const rows = Number(s.rows), cols = Number(s.cols);
-  // The plain board at once: its squares can be chosen for tours while the counts come.
-  drawBoard(rows, cols, null);
+  $('hint').textContent = ends
+    ? 'Each square shows how many of the tours end there. Choose one to see a tour that ends on it.'
+    : s.kind === 'closed'
+      ? 'A closed tour passes through every square, so every square has the same count. Choose a square to see a closed tour through it.'
+      : 'Choose a square (click it, or move with the arrow keys and press Enter) to see a tour from it. Shift with a click or Enter chooses the end of the tour instead.';
+  $('hint').hidden = !named;
+  setStatus(named ? 'Counting…' : '', named ? 'busy' : undefined);
+  // The plain board at once: its squares can be chosen for tours while the counts come. A link
+  // that names no board still asks the server, whose words are shown under the page's.
+  if (named) drawBoard(rows, cols, null);
   const started = Date.now();
-  const reply = await countOf({ rows: s.rows, cols: s.cols, kind: s.kind }, isCurrent, (job) => {
+  const params = ends ? { rows: s.rows, cols: s.cols, row: s.row, col: s.col, ends: '1' }
+    : { rows: s.rows, cols: s.cols, kind: s.kind };
+  const reply = await countOf(params, isCurrent, (job) => {
     currentJob = job.job;
     const seconds = ((Date.now() - started) / 1000).toFixed(0);
     const bar = $('status-progress');
-    if (job.planned > 0) {
-      bar.max = job.planned;
-      bar.value = job.computed;
+    let done = '';
+    if (job.work_planned > 0) {
+      bar.max = job.work_planned;
+      bar.value = job.work_done;
+      const percent = Math.floor((100 * job.work_done) / job.work_planned);
+      done = `: about ${percent} % of the work done (${job.computed} of ${job.planned} answers)`;
     } else {
       bar.removeAttribute('value');
     }
-    const done = job.planned > 0 ? `: ${job.computed} of ${job.planned} answers computed` : '';
-    setStatus(`Counting${done} (${seconds} s)…`, 'busy');
+    setStatus(`Counting${done}, ${seconds} s so far…`, 'busy');
   });
   if (!reply) return;
   currentJob = null;
   if (reply.status !== 200) {
-    setStatus(reply.body.error || `the server answered ${reply.status}`, 'error');
+    setStatus('');
+    showMessage(reply.body, s);
     // Past what the engines count, a board still has tours: it stays drawn plain, to choose a
     // square. A board that is not one goes.
-    if (reply.status === 400) $('heatmap').replaceChildren();
+    if (reply.body.kind === 'bad_input') $('heatmap').replaceChildren();
     return;
   }
   boardData = reply.body;
-  setStatus(sourceText(boardData));
+  setStatus(sentence(boardData.how));
   drawBoard(rows, cols, boardData);
-  showTotals(boardData);
+  showTotals(boardData, s);
   const csv = $('csv-link');
-  csv.href = '/api/count?' + new URLSearchParams({ rows: s.rows, cols: s.cols, kind: s.kind, format: 'csv' });
-  csv.download = `knights-${s.rows}x${s.cols}-${s.kind}.csv`;
+  csv.href = '/api/count?' + new URLSearchParams({ ...params, format: 'csv' });
+  csv.download = ends ? `knights-${s.rows}x${s.cols}-ends-${s.row}-${s.col}.csv`
+    : `knights-${s.rows}x${s.cols}-${s.kind}.csv`;
   csv.textContent = s.kind === 'closed' ? 'Download the counts (CSV)' : 'Download the table (CSV)';
   csv.hidden = false;
 }
 
-function sourceText(data) {
-  const seconds = data.seconds < 0.001 ? 'less than a millisecond'
-    : `${Number(data.seconds).toFixed(data.seconds < 1 ? 3 : 1)} s`;
-  // A total with the engine 'sum' was added up from its starts' counts: no engine counted it.
-  const how = data.engine === 'sum' ? `added up from its starts (${seconds} in all)`
-    : `computed by ${data.engine === 'theorem' ? 'an existence theorem' : `the ${data.engine} engine`} in ${seconds}`;
-  return data.source === 'store'
-    ? `From the answer store (${how}).`
-    : `${how[0].toUpperCase()}${how.slice(1)}, and kept in the store.`;
+// The server's words for how an answer was found, as a sentence.
+function sentence(how) {
+  return how ? `${how[0].toUpperCase()}${how.slice(1)}.` : '';
 }
 
-// The count on a square: the table's, or the closed count that every square shares.
+// The count on a square of a table (null where the board has none per square).
 function countAt(data, r, c) {
-  if (!data) return null;
-  if (data.counts) return (data.counts[r] && data.counts[r][c]) || null;
-  if (data.per_square !== undefined && r >= 0 && r < data.rows && c >= 0 && c < data.cols) {
-    return data.per_square;
-  }
-  return null;
+  if (!data || !data.counts) return null;
+  return (data.counts[r] && data.counts[r][c]) || null;
 }
 
 // Exact comparison of counts written as strings of digits.
@@ -210,11 +383,7 @@ function compareDigits(a, b) {
   return a.length !== b.length ? a.length - b.length : (a < b ? -1 : a > b ? 1 : 0);
 }
 
-function group(digits) {
-  return digits.replace(/\B(?=(\d{3})+(?!\d))/g, '\u202f');
-}
-
-function showTotals(data) {
+function showTotals(data, s) {
   const dl = $('totals');
   const add = (term, value) => {
     const dt = document.createElement('dt');
@@ -225,17 +394,16 @@ function showTotals(data) {
   };
   if (data.kind === 'closed') {
     add('Closed tours (each once)', group(data.cycles));
-    add('Directed (each way)', group(data.directed));
-    add('From any one square', group(data.per_square));
+    add('Directed (each way, from each square)', group(data.directed));
+  } else if (data.kind === 'ends') {
+    add(`Open tours from ${sq(s.row, s.col)}`, group(data.count));
   } else {
     add('Open tours, directed (each way)', group(data.total_directed));
     add('Undirected (each once)', group(data.total_undirected));
   }
   if (data.reason) add('Why', data.reason);
-  const counts = data.counts ? data.counts.flat() : [data.per_square];
-  const nonzero = counts.filter((c) => c !== '0').sort(compareDigits);
-  // A closed count is the same on every square: one colour, no scale to read.
-  if (data.heat && nonzero.length > 0 && data.kind !== 'closed') {
+  const nonzero = data.counts ? data.counts.flat().filter((c) => c !== '0').sort(compareDigits) : [];
+  if (data.heat && nonzero.length > 0) {
     $('legend-bar').style.background = `linear-gradient(to right, ${data.heat.legend.join(', ')})`;
     $('legend-low').textContent = group(nonzero[0]);
     $('legend-high').textContent = group(nonzero[nonzero.length - 1]);
@@ -251,7 +419,8 @@ function svgElement(name, attributes, parent) {
 }
 
 // The board: squares coloured by their counts (the server's colours, the scale of
-// `count --format svg`) with the numbers in them, or plain when the counts are not known.
+// `count --format svg`) with the numbers in them, or plain (the server's square colours) when
+// there is no count per square.
 function drawBoard(rows, cols, data) {
   const holder = $('heatmap');
   holder.replaceChildren();
@@ -266,41 +435,56 @@ function drawBoard(rows, cols, data) {
     role: 'group',
     'aria-label': `the ${rows}×${cols} board: choose a square`,
   }, holder);
+  const heat = data && data.heat && data.counts ? data.heat : null;
   for (let r = 0; r < rows; r++) {
     for (let c = 0; c < cols; c++) {
       const count = countAt(data, r, c);
+      const words = count !== null ? `${sq(r, c)}: ${group(count)} tour${count === '1' ? '' : 's'}` : sq(r, c);
       const square = svgElement('g', {
         class: 'sq',
         role: 'button',
         tabindex: '-1',
         'data-row': r,
         'data-col': c,
-        'aria-label': `row ${r}, column ${c}` + (count !== null ? `: ${count} tours` : ''),
+        'aria-label': words,
       }, svg);
-      const fill = data && data.heat ? data.heat.fill[data.counts ? r : 0][data.counts ? c : 0]
-        : ((r + c) % 2 === 0 ? LIGHT : DARK);
-      svgElement('rect', {
+      const rect = svgElement('rect', {
         class: 'cell', x: c * CELL, y: r * CELL, width: CELL, height: CELL,
-        fill, stroke: '#ffffff', 'stroke-width': 1,
       }, square);
-      svgElement('title', {}, square).textContent = `(${r}, ${c})` + (count !== null ? `: ${count}` : '');
+      if (heat) rect.setAttribute('fill', heat.fill[r][c]);
+      else rect.style.fill = (r + c) % 2 === 0 ? 'var(--light)' : 'var(--dark)';
+      svgElement('title', {}, square).textContent = words;
       if (count !== null) {
-        const ink = data.heat.ink[data.counts ? r : 0][data.counts ? c : 0];
-        // The size rule of the SVG heatmap: long numbers get smaller.
-        const size = Math.max(3, Math.min(CELL * 1.6 / (count.length + 1), CELL / 3));
+        const { lines, size } = tileText(count);
+        const zero = count === '0';
         const text = svgElement('text', {
-          x: c * CELL + CELL / 2, y: r * CELL + CELL / 2, 'font-size': size.toFixed(1),
-          'text-anchor': 'middle', 'dominant-baseline': 'middle', fill: ink,
+          x: c * CELL + CELL / 2, y: r * CELL + CELL / 2, 'font-size': (zero ? size * 0.7 : size).toFixed(1),
+          'text-anchor': 'middle', 'dominant-baseline': 'middle', fill: heat.ink[r][c],
+          'fill-opacity': zero ? 0.55 : 1,
         }, square);
-        text.textContent = count;
+        if (lines.length === 1) {
+          text.textContent = lines[0];
+        } else {
+          lines.forEach((line, i) => {
+            const span = svgElement('tspan', { x: c * CELL + CELL / 2, dy: i === 0 ? `${-0.55 * size}` : `${1.1 * size}` }, text);
+            span.textContent = line;
+          });
+        }
       }
     }
   }
   svg.addEventListener('click', (event) => {
     const square = event.target.closest('.sq');
-    if (square) choose(Number(square.dataset.row), Number(square.dataset.col));
+    if (square) choose(Number(square.dataset.row), Number(square.dataset.col), event.shiftKey);
   });
   svg.addEventListener('keydown', (event) => onBoardKey(event, rows, cols));
+  // The exact count of the square under the pointer or the focus, in words.
+  const readout = (event) => {
+    const square = event.target.closest && event.target.closest('.sq');
+    if (square) $('readout').textContent = square.getAttribute('aria-label');
+  };
+  svg.addEventListener('focusin', readout);
+  svg.addEventListener('pointerover', readout);
   markSelected();
 }
 
@@ -309,19 +493,21 @@ function squareElement(r, c) {
 }
 
 // One square of the board is in the tab order (the chosen one, else the corner); the arrow
-// keys move between squares and Enter or space chooses.
+// keys move between squares and Enter or space chooses (with Shift: the end).
 function markSelected() {
   const squares = document.querySelectorAll('#heatmap .sq');
-  squares.forEach((sq) => {
-    sq.classList.remove('selected');
-    sq.setAttribute('tabindex', '-1');
-    sq.removeAttribute('aria-pressed');
+  squares.forEach((element) => {
+    element.classList.remove('selected', 'end');
+    element.setAttribute('tabindex', '-1');
+    element.removeAttribute('aria-pressed');
   });
-  const chosen = view && view.row !== null ? squareElement(view.row, view.col) : null;
+  const chosen = view && hasStart(view) ? squareElement(view.row, view.col) : null;
   if (chosen) {
     chosen.classList.add('selected');
     chosen.setAttribute('aria-pressed', 'true');
   }
+  const end = view && hasEnd(view) ? squareElement(view.to_row, view.to_col) : null;
+  if (end) end.classList.add('end');
   const focusable = chosen || squares[0];
   if (focusable) focusable.setAttribute('tabindex', '0');
 }
@@ -339,7 +525,7 @@ function onBoardKey(event, rows, cols) {
     case 'End': c = cols - 1; break;
     case 'Enter': case ' ':
       event.preventDefault();
-      choose(r, c);
+      choose(r, c, event.shiftKey);
       return;
     default: return;
   }
@@ -350,8 +536,16 @@ function onBoardKey(event, rows, cols) {
   next.focus();
 }
 
-function choose(r, c) {
-  go({ ...view, row: String(r), col: String(c), seed: '0' });
+// A square chosen: the start, or the end of tours from the chosen start (Shift, the "end"
+// choice, or any square of a start's ends).
+function choose(r, c, asEnd) {
+  const pickEnd = asEnd || document.querySelector('input[name=pick]:checked').value === 'end' || showsEnds(view);
+  const sameAsStart = hasStart(view) && String(r) === view.row && String(c) === view.col;
+  if (pickEnd && hasStart(view) && view.kind === 'open' && !sameAsStart) {
+    go({ ...view, to_row: String(r), to_col: String(c), seed: '0' });
+  } else {
+    go({ ...view, row: String(r), col: String(c), to_row: null, to_col: null, ends: false, seed: '0' });
+  }
   revealTour();
 }
 
@@ -366,7 +560,17 @@ function revealTour() {
 $('board-form').addEventListener('submit', (event) => {
   event.preventDefault();
   const kind = document.querySelector('input[name=kind]:checked').value;
-  go({ rows: $('rows').value.trim(), cols: $('cols').value.trim(), kind, row: null, col: null, seed: '0' });
+  go({
+    rows: $('rows').value.trim(), cols: $('cols').value.trim(), kind,
+    row: null, col: null, to_row: null, to_col: null, ends: false, seed: '0',
+  });
+});
+
+$('ends').addEventListener('click', () => {
+  go({ ...view, ends: !showsEnds(view) });
+});
+$('clear-end').addEventListener('click', () => {
+  go({ ...view, to_row: null, to_col: null, seed: '0' });
 });
 
 // ------------------------------------------------------------------ a tour, move by move
@@ -378,34 +582,43 @@ async function loadTour(s) {
   tour = null;
   const section = $('tour-section');
   section.hidden = false;
-  $('tour-title').textContent =
-    `${s.kind === 'closed' ? 'A closed tour' : 'An open tour'} from (${s.row}, ${s.col})`;
+  const pair = hasEnd(s);
+  const what = s.kind === 'closed' ? 'A closed tour' : 'An open tour';
+  $('tour-title').textContent = `${what} from ${sq(s.row, s.col)}` + (pair ? ` to ${sq(s.to_row, s.to_col)}` : '');
   $('no-tour').hidden = true;
   $('tour-error').hidden = true;
   $('tour-view').hidden = true;
-  showSquareCount(s, isCurrent);
+  $('ends').hidden = s.kind !== 'open';
+  $('ends').textContent = showsEnds(s) ? 'Back to the counts from every square' : 'Where its tours end (heatmap)';
+  $('clear-end').hidden = !pair;
+  showSquareCount(s);
   const params = { rows: s.rows, cols: s.cols, row: s.row, col: s.col, kind: s.kind, seed: s.seed };
+  if (pair) Object.assign(params, { to_row: s.to_row, to_col: s.to_col });
   const { status, body } = await getJSON('/api/tour?' + new URLSearchParams(params));
   if (!isCurrent()) return;
   if (status === 422 && body.no_tour) {
+    $('tour-title').textContent = `No ${s.kind} tour from ${sq(s.row, s.col)}` + (pair ? ` to ${sq(s.to_row, s.to_col)}` : '');
     $('no-tour').textContent = body.error;
     $('no-tour').hidden = false;
+    if (!showsEnds(s)) $('ends').hidden = !pair;
     return;
   }
   if (status !== 200) {
-    $('tour-error').textContent = body.error || `the server answered ${status}`;
+    const { text } = explain(body, s);
+    $('tour-error').textContent = body.kind === 'bad_input' ? body.error : `${text} (${body.error})`;
     $('tour-error').hidden = false;
     return;
   }
   tour = body;
   drawTour();
-  $('seed-text').textContent = `(seed ${s.seed})`;
+  $('seed-text').textContent = `(seed ${s.seed}; ${body.how})`;
+  const name = `knights-tour-${s.rows}x${s.cols}-${s.row}-${s.col}` + (pair ? `-to-${s.to_row}-${s.to_col}` : `-${s.kind}`) + `-${s.seed}`;
   const svgLink = $('svg-link');
   svgLink.href = '/api/tour?' + new URLSearchParams({ ...params, format: 'svg' });
-  svgLink.download = `knights-tour-${s.rows}x${s.cols}-${s.row}-${s.col}-${s.kind}-${s.seed}.svg`;
+  svgLink.download = `${name}.svg`;
   const jsonLink = $('json-link');
   jsonLink.href = '/api/tour?' + new URLSearchParams(params);
-  jsonLink.download = `knights-tour-${s.rows}x${s.cols}-${s.row}-${s.col}-${s.kind}-${s.seed}.json`;
+  jsonLink.download = `${name}.json`;
   $('tour-view').hidden = false;
   if (reducedMotion) {
     setStep(tour.squares.length - 1);
@@ -415,65 +628,87 @@ async function loadTour(s) {
   }
 }
 
-async function showSquareCount(s, isCurrent) {
+// The count of the tours asked for, with the exact digits: from the board's table when it has
+// the square, else asked of the server.
+async function showSquareCount(s) {
+  const token = ++countToken;
+  const isCurrent = () => token === countToken;
   const line = $('square-count');
-  const kind = s.kind === 'closed' ? 'closed' : 'open';
-  const say = (count) => {
-    line.textContent = `${kind === 'closed' ? 'Closed' : 'Open'} tours from (${s.row}, ${s.col}): ` +
-      `${group(count)} (each direction counted)`;
+  const pair = hasEnd(s);
+  const from = sq(s.row, s.col), to = pair ? sq(s.to_row, s.to_col) : null;
+  const say = (count, how) => {
+    const tour = s.kind === 'closed' ? 'closed tour' : 'open tour';
+    let words;
+    if (count === '0') {
+      words = pair ? `No ${tour} from ${from} ends on ${to}.` : `No ${tour} starts on ${from}.`;
+    } else {
+      const tours = `${group(count)} ${count === '1' ? tour : tour + 's'}`;
+      words = (pair ? `${tours} from ${from} end on ${to}` : `${tours} start on ${from}`) +
+        (s.kind === 'closed' ? ' (every closed tour passes through every square; each direction counted).'
+          : ' (each direction counted).');
+    }
+    line.textContent = words + (how ? ` ${sentence(how)}` : '');
   };
-  const known = boardKey === `${s.rows}x${s.cols}:${s.kind}` ? countAt(boardData, Number(s.row), Number(s.col)) : null;
-  if (known !== null) {
-    say(known);
+  let known = null;
+  if (boardData && boardData.kind === 'closed' && s.kind === 'closed') known = boardData.per_square;
+  else if (boardData && boardData.kind === 'open' && !pair) known = countAt(boardData, Number(s.row), Number(s.col));
+  else if (boardData && boardData.kind === 'ends' && pair) known = countAt(boardData, Number(s.to_row), Number(s.to_col));
+  if (known !== null && boardKey.startsWith(`${s.rows}x${s.cols}:${s.kind}`)) {
+    say(known, null);
     return;
   }
-  line.textContent = 'Counting the tours from this square…';
-  const reply = await countOf({ rows: s.rows, cols: s.cols, row: s.row, col: s.col, kind },
-    isCurrent, () => { line.textContent = 'Counting the tours from this square… (still computing)'; });
+  line.textContent = 'Counting the tours…';
+  const params = { rows: s.rows, cols: s.cols, row: s.row, col: s.col, kind: s.kind };
+  if (pair) Object.assign(params, { to_row: s.to_row, to_col: s.to_col });
+  const reply = await countOf(params, isCurrent, (job) => {
+    const part = job.work_planned > 0 ? `, about ${Math.floor((100 * job.work_done) / job.work_planned)} % done` : '';
+    line.textContent = `Counting the tours… (still computing${part})`;
+  });
   if (!reply || !isCurrent()) return;
-  if (reply.status === 200) say(reply.body.count);
-  else line.textContent = reply.body.error || '';
+  if (reply.status === 200) say(reply.body.count, reply.body.how);
+  else line.textContent = explain(reply.body, s).text;
 }
 
 function drawTour() {
-  const { rows, cols, squares, closed } = tour;
+  const { rows, cols, squares, closed, colours } = tour;
   const holder = $('tour-board');
   holder.replaceChildren();
   const svg = svgElement('svg', {
     viewBox: `0 0 ${cols * CELL} ${rows * CELL}`,
     role: 'img',
     'data-squares': squares.length,
-    'aria-label': `${closed ? 'a closed' : 'an open'} tour of ${squares.length} squares`,
+    'aria-label': `${closed ? 'a closed' : 'an open'} tour of ${squares.length} squares from ${sq(...tour.start)} to ${sq(...tour.end)}`,
   }, holder);
-  const drawSquares = rows * cols <= MAX_DRAWN_SQUARES;
-  if (drawSquares) {
+  if (rows * cols <= MAX_DRAWN_SQUARES) {
     for (let r = 0; r < rows; r++) {
       for (let c = 0; c < cols; c++) {
         svgElement('rect', {
-          x: c * CELL, y: r * CELL, width: CELL, height: CELL, fill: (r + c) % 2 === 0 ? LIGHT : DARK,
+          x: c * CELL, y: r * CELL, width: CELL, height: CELL, fill: (r + c) % 2 === 0 ? colours.light : colours.dark,
         }, svg);
       }
     }
   } else {
-    svgElement('rect', { width: cols * CELL, height: rows * CELL, fill: LIGHT }, svg);
+    svgElement('rect', { width: cols * CELL, height: rows * CELL, fill: colours.light }, svg);
   }
   const centre = ([r, c]) => [c * CELL + CELL / 2, r * CELL + CELL / 2];
+  // The path first, under everything else; the step numbers on top, each with a halo.
   const path = svgElement('polyline', {
-    fill: 'none', stroke: '#1f4e9a', 'stroke-width': 6, 'stroke-linejoin': 'round',
-    'stroke-linecap': 'round', 'stroke-opacity': 0.85,
+    fill: 'none', stroke: colours.path, 'stroke-width': 5, 'stroke-linejoin': 'round',
+    'stroke-linecap': 'round', 'stroke-opacity': 0.75,
   }, svg);
   const [sx, sy] = centre(squares[0]);
-  svgElement('circle', { cx: sx, cy: sy, r: CELL / 3, fill: '#2e9e45' }, svg);
+  svgElement('circle', { cx: sx, cy: sy, r: CELL / 3, fill: colours.start, 'fill-opacity': 0.85 }, svg);
   const [ex, ey] = centre(squares[squares.length - 1]);
   const end = svgElement('rect', {
-    x: ex - CELL / 3, y: ey - CELL / 3, width: 2 * CELL / 3, height: 2 * CELL / 3, fill: '#c0392b',
+    x: ex - CELL / 3, y: ey - CELL / 3, width: 2 * CELL / 3, height: 2 * CELL / 3, fill: colours.end, 'fill-opacity': 0.85,
   }, svg);
   const numbers = [];
-  if (Math.max(rows, cols) <= NUMBERS_UP_TO) {
-    squares.forEach((sq, i) => {
-      const [x, y] = centre(sq);
+  if (Math.max(rows, cols) <= tour.numbers_up_to) {
+    squares.forEach((square, i) => {
+      const [x, y] = centre(square);
       const text = svgElement('text', {
-        x, y: y + 5, 'font-size': 15, 'text-anchor': 'middle', fill: '#111', 'font-weight': 600,
+        x, y: y + 6, 'font-size': 16, 'text-anchor': 'middle', fill: colours.numbers, 'font-weight': 700,
+        stroke: colours.halo, 'stroke-width': 4, 'paint-order': 'stroke', 'stroke-linejoin': 'round',
         visibility: 'hidden',
       }, svg);
       text.textContent = String(i + 1);
@@ -481,9 +716,9 @@ function drawTour() {
     });
   }
   const knight = svgElement('g', { class: 'knight' }, svg);
-  svgElement('circle', { r: CELL * 0.3, fill: '#111', stroke: '#fff', 'stroke-width': 3 }, knight);
+  svgElement('circle', { r: CELL * 0.3, fill: colours.knight, stroke: colours.halo, 'stroke-width': 3 }, knight);
   svgElement('text', {
-    'font-size': 22, 'text-anchor': 'middle', 'dominant-baseline': 'central', fill: '#fff',
+    'font-size': 22, 'text-anchor': 'middle', 'dominant-baseline': 'central', fill: colours.halo,
   }, knight).textContent = '\u265E';
   tourParts = { path, end, numbers, knight, points: squares.map(centre) };
 }
@@ -501,10 +736,13 @@ function setStep(next) {
   const [x, y] = points[step];
   knight.setAttribute('transform', `translate(${x},${y})`);
   const [r, c] = tour.squares[step];
-  $('step-text').textContent = `Step ${step + 1} of ${tour.squares.length}: (${r}, ${c})` +
+  $('step-text').textContent = `Step ${step + 1} of ${tour.squares.length}: ${sq(r, c)}` +
     (step === last ? (tour.closed ? ', a knight\u2019s move from the start' : ', the end') : '');
   $('back').disabled = $('first').disabled = step === 0;
   $('forward').disabled = $('last').disabled = step === last;
+  // At the end the animation stops, and the button says what it does now.
+  if (step === last && timer !== null) stopAnimation();
+  else showPlaying(timer !== null);
 }
 
 function speed() {
@@ -515,13 +753,7 @@ function play() {
   if (!tour) return;
   if (step === tour.squares.length - 1) setStep(0);
   stopAnimation();
-  timer = setInterval(() => {
-    if (step >= tour.squares.length - 1) {
-      stopAnimation();
-    } else {
-      setStep(step + 1);
-    }
-  }, 1000 / speed());
+  timer = setInterval(() => setStep(step + 1), 1000 / speed());
   showPlaying(true);
 }
 
@@ -532,7 +764,8 @@ function stopAnimation() {
 }
 
 function showPlaying(playing) {
-  $('play').textContent = playing ? 'Pause' : 'Play';
+  const atEnd = tour && step === tour.squares.length - 1;
+  $('play').textContent = playing ? 'Pause' : atEnd ? 'Replay' : 'Play';
 }
 
 function togglePlay() {

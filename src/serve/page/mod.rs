@@ -4,6 +4,8 @@
 use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
 
+use crate::output::TOUR_COLOURS;
+
 const INDEX: &str = include_str!("index.html");
 const STYLE: &str = include_str!("style.css");
 const SCRIPT: &str = include_str!("app.js");
@@ -11,7 +13,7 @@ const SCRIPT: &str = include_str!("app.js");
 /// Only the page's own files may load or run (the server never sends another site's).
 const POLICY: &str = "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
 
-fn file(content_type: &'static str, body: &'static str) -> Response {
+fn file(content_type: &'static str, body: impl Into<axum::body::Body>) -> Response {
     (
         [
             (header::CONTENT_TYPE, HeaderValue::from_static(content_type)),
@@ -26,7 +28,7 @@ fn file(content_type: &'static str, body: &'static str) -> Response {
                 HeaderValue::from_static("nosniff"),
             ),
         ],
-        body,
+        body.into(),
     )
         .into_response()
 }
@@ -36,9 +38,17 @@ pub async fn index() -> Response {
     file("text/html; charset=utf-8", INDEX)
 }
 
-/// `/style.css`.
+/// `/style.css`: the page's rules after the colours of the server's tour pictures, as CSS
+/// variables (one definition of the colours: [`TOUR_COLOURS`]).
 pub async fn style() -> Response {
-    file("text/css; charset=utf-8", STYLE)
+    static STYLED: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+        let c = TOUR_COLOURS;
+        format!(
+            ":root {{ --light: {}; --dark: {}; --path: {}; --start: {}; --end: {}; --knight: {}; --numbers: {}; --halo: {}; }}\n{STYLE}",
+            c.light, c.dark, c.path, c.start, c.end, c.knight, c.numbers, c.halo
+        )
+    });
+    file("text/css; charset=utf-8", STYLED.as_str())
 }
 
 /// `/app.js`.
