@@ -158,7 +158,7 @@ fn no_completion_says_why_and_exits_3() {
         ),
         (empty(4, 4, &[]), "Conrad et al. 1994"),
         (
-            empty(5, 5, &[(0, 0, 1), (2, 1, 2), (4, 0, 3)]),
+            empty(3, 4, &[(0, 0, 1), (0, 3, 12)]),
             "an exhaustive search found no open tour",
         ),
     ];
