@@ -151,6 +151,16 @@ pub enum Error {
         error: Box<Error>,
     },
 
+    /// A half kept on disk for the pairs that share it that cannot be read, or is not what its
+    /// name says: never used, never changed.
+    #[error("the saved half {path} {why}; delete it to have it computed again")]
+    SavedHalf {
+        /// The file.
+        path: String,
+        /// What is wrong with it.
+        why: String,
+    },
+
     /// A broken invariant of the library (a bug, not the user's input).
     #[error("internal error: {0}")]
     Internal(String),
@@ -243,6 +253,7 @@ impl Error {
                 | Error::Input(_)
                 | Error::InvalidMemorySize(_)
                 | Error::Unsupported(_)
+                | Error::SavedHalf { .. }
                 | Error::Store(
                     StoreError::NotADatabase { .. }
                         | StoreError::NotAFile { .. }

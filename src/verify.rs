@@ -278,6 +278,7 @@ fn recount(
     let engines = Settings {
         engine: EngineChoice::Auto,
         memory: settings.memory,
+        halves: settings.halves.clone(),
         cancel: stop.clone(),
     };
     std::thread::scope(|scope| {

@@ -67,6 +67,12 @@ pub struct Cli {
     )]
     memory: MemoryBudget,
 
+    /// A directory where tours between two squares keep the halves they meet in the middle
+    /// with, for the other pairs of the board that share them: each half is computed once
+    /// (8x8's take gigabytes each). Made if missing.
+    #[arg(long, global = true, value_name = "DIR", env = "KNIGHTS_HALVES")]
+    halves: Option<PathBuf>,
+
     #[command(subcommand)]
     command: Command,
 }
@@ -110,6 +116,7 @@ pub fn run(cli: Cli, cancel: &CancelFlag) -> Result<()> {
         db: cli.db,
         no_cache: cli.no_cache,
         memory: cli.memory,
+        halves: cli.halves,
         cancel: cancel.clone(),
     };
     match cli.command {

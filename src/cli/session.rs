@@ -18,6 +18,7 @@ pub struct Session {
     pub db: Option<PathBuf>,
     pub no_cache: bool,
     pub memory: MemoryBudget,
+    pub halves: Option<PathBuf>,
     pub cancel: CancelFlag,
 }
 
@@ -124,6 +125,7 @@ impl Session {
         Settings {
             engine: engine.into(),
             memory: self.memory,
+            halves: self.halves.clone(),
             cancel: self.cancel.clone(),
         }
     }

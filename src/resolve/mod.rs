@@ -53,6 +53,9 @@ pub struct Settings {
     pub engine: EngineChoice,
     /// Memory for all engines together (split between parallel tasks).
     pub memory: MemoryBudget,
+    /// Where tours between two squares keep the halves they share with other pairs (see
+    /// [`frontier::count_between_meeting`](crate::count::frontier::count_between_meeting)).
+    pub halves: Option<std::path::PathBuf>,
     /// Stops the work cleanly when set.
     pub cancel: CancelFlag,
 }
@@ -156,10 +159,19 @@ impl Resolution {
             "answered from the store".to_string()
         } else if engine == THEOREM {
             "answered by an existence theorem, without a search".to_string()
+        } else if figures.frontier.transitions == 0 && figures.frontier.halves_read > 0 {
+            format!(
+                "computed by the frontier engine from saved halves ({} read)",
+                figures.frontier.halves_read
+            )
         } else if figures.frontier.transitions > 0 {
             let f = figures.frontier;
+            let halves = match (f.halves_read, f.halves_saved) {
+                (0, 0) => String::new(),
+                (read, saved) => format!("; halves: {read} read, {saved} computed and saved"),
+            };
             format!(
-                "computed by the frontier engine ({} transitions, largest layer {} states, {:.1} MiB, {} bytes a state with the layer before it; counts in {})",
+                "computed by the frontier engine ({} transitions, largest layer {} states, {:.1} MiB, {} bytes a state with the layer before it; counts in {}{halves})",
                 f.transitions,
                 f.peak_states,
                 f.peak_bytes as f64 / (1u64 << 20) as f64,

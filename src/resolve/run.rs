@@ -1,6 +1,7 @@
 //! Counting one question with one engine: the dispatch to the engines' functions, and the
 //! fallback [`super::engine::EngineChoice::choose`] gave for a stop on the memory budget.
 
+use std::path::Path;
 use std::time::Instant;
 
 use num_bigint::BigUint;
@@ -25,10 +26,11 @@ pub(super) fn compute_one(
     question: &Question,
     choice: Choice,
     budget: MemoryBudget,
+    halves: Option<&Path>,
     cancel: &CancelFlag,
 ) -> Result<(Answer, EngineStats, Option<String>), Error> {
     match (
-        compute_with(question, choice.engine, budget, cancel),
+        compute_with(question, choice.engine, budget, halves, cancel),
         choice.on_memory_budget,
     ) {
         (Err(Error::MemoryBudget { square, .. }), Some(fallback)) => {
@@ -37,7 +39,7 @@ pub(super) fn compute_one(
                 choice.engine.name(),
                 fallback.name()
             );
-            let (answer, stats) = compute_with(question, fallback, budget, cancel)?;
+            let (answer, stats) = compute_with(question, fallback, budget, halves, cancel)?;
             Ok((answer, stats, Some(note)))
         }
         (other, _) => other.map(|(answer, stats)| (answer, stats, None)),
@@ -50,6 +52,7 @@ fn compute_with(
     question: &Question,
     engine: Engine,
     budget: MemoryBudget,
+    halves: Option<&Path>,
     cancel: &CancelFlag,
 ) -> Result<(Answer, EngineStats), Error> {
     let board = question.board;
@@ -59,7 +62,7 @@ fn compute_with(
         return Ok((Answer::theorem(*question), stats));
     }
     let mut frontier_count = |mode| -> Result<BigUint, Error> {
-        let (count, figures) = frontier::count(board, mode, budget, cancel)?;
+        let (count, figures) = frontier::count_sharing(board, mode, halves, budget, cancel)?;
         stats.frontier = figures;
         Ok(count)
     };

@@ -63,6 +63,7 @@ pub(super) fn compute(
     let mut first_error: Option<Error> = None;
     std::thread::scope(|scope| {
         let cancel = settings.cancel.clone();
+        let halves = settings.halves.as_deref();
         scope.spawn(move || {
             tasks.par_iter().for_each_with(sender, |sender, task| {
                 if cancel.is_cancelled() {
@@ -76,10 +77,12 @@ pub(super) fn compute(
                     }
                 };
                 // The receiver outlives the tasks, so sending cannot fail.
-                let _ = sender.send(match compute_one(question, *choice, task_budget, &cancel) {
-                    Ok((answer, stats, note)) => Message::Answer(answer, stats, note),
-                    Err(e) => Message::Failed(*question, shared(e, sharing)),
-                });
+                let _ = sender.send(
+                    match compute_one(question, *choice, task_budget, halves, &cancel) {
+                        Ok((answer, stats, note)) => Message::Answer(answer, stats, note),
+                        Err(e) => Message::Failed(*question, shared(e, sharing)),
+                    },
+                );
             });
         });
 

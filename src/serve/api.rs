@@ -247,6 +247,7 @@ impl App {
             let settings = Settings {
                 engine: EngineChoice::Auto,
                 memory,
+                halves: None,
                 cancel: cancel.clone(),
             };
             resolve::resolve(&questions, store.as_mut(), &settings, progress)

@@ -514,3 +514,66 @@ fn store_rows_survive(test: &TestStore) {
             .any(|(_, count, source)| count == "19724" && source == "imported from old.csv")
     );
 }
+
+/// `--halves DIR`: a pair that meets in the middle computes its half and saves it; its mirror
+/// image reads it back (`--stats` says so) and gives the same count; a path that is a file is
+/// refused in one line (exit 2); a saved half changed on disk is refused with its name (exit 2)
+/// and left as it was.
+#[test]
+fn halves_are_saved_shared_and_refused_when_damaged() {
+    let dir = tempfile::tempdir().unwrap();
+    let halves = dir.path().join("halves");
+    let count = |row: &str, col: &str, to_row: &str, to_col: &str| {
+        let mut cmd = knights();
+        cmd.arg("--halves")
+            .arg(&halves)
+            .args(["--no-cache", "count", "7", "6"]);
+        cmd.args([row, col, "--to", to_row, to_col, "--stats"]);
+        cmd
+    };
+    count("0", "0", "6", "5")
+        .assert()
+        .success()
+        .stdout("8107945\n")
+        .stderr(contains("halves: 0 read, 1 computed and saved"));
+    count("0", "5", "6", "0")
+        .assert()
+        .success()
+        .stdout("8107945\n")
+        .stderr(contains("from saved halves (1 read)"));
+
+    let file = dir.path().join("a-file");
+    std::fs::write(&file, "not a directory").unwrap();
+    let out = knights()
+        .arg("--halves")
+        .arg(&file)
+        .args(["--no-cache", "count", "7", "6", "0", "0", "--to", "6", "5"])
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("the directory for halves"), "{stderr}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "not a directory");
+
+    let saved: Vec<_> = std::fs::read_dir(&halves)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(saved.len(), 1, "{saved:?}");
+    let mut bytes = std::fs::read(&saved[0]).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 1;
+    std::fs::write(&saved[0], &bytes).unwrap();
+    let out = count("0", "0", "6", "5")
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains(&*saved[0].to_string_lossy()), "{stderr}");
+    assert!(stderr.contains("checksum"), "{stderr}");
+    assert_eq!(std::fs::read(&saved[0]).unwrap(), bytes, "left as it was");
+}

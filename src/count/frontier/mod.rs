@@ -40,6 +40,8 @@ mod tally;
 mod tests;
 mod witness;
 
+use std::path::Path;
+
 use num_bigint::BigUint;
 
 use crate::board::{Board, Square};
@@ -59,6 +61,18 @@ pub fn count(
     budget: MemoryBudget,
     cancel: &CancelFlag,
 ) -> Result<(BigUint, FrontierStats), Error> {
+    count_sharing(board, mode, None, budget, cancel)
+}
+
+/// [`count`], with a directory where the halves of tours between two squares are kept for the
+/// other pairs of the board that share them (see [`count_between_meeting`]).
+pub fn count_sharing(
+    board: Board,
+    mode: FrontierMode,
+    halves: Option<&Path>,
+    budget: MemoryBudget,
+    cancel: &CancelFlag,
+) -> Result<(BigUint, FrontierStats), Error> {
     let plan = Plan::new(board, mode, Purpose::Count)?;
     if plan.n == 1 {
         let count = u32::from(mode != FrontierMode::Closed);
@@ -66,7 +80,7 @@ pub fn count(
     }
     if let FrontierMode::Between(from, to) = mode
         && plan.n >= PAIR_MEET_SQUARES
-        && let Some(counted) = count_between_meeting(board, from, to, budget, cancel)?
+        && let Some(counted) = count_between_meeting(board, from, to, halves, budget, cancel)?
     {
         return Ok(counted);
     }
@@ -209,11 +223,18 @@ pub fn count_from_each(
 }
 
 /// Counts the open tours from `from` to `to` on `board` by meeting in the middle, where the
-/// board can be cut so (see `meet::meet_pair`); `None` where it cannot.
+/// board can be cut so (see `meet::meet_pair`); `None` where it cannot. The pair is counted on
+/// its image under the board's symmetries whose halves the most pairs share: the half that no
+/// tour end enters (the same for every pair), the half with one end before the cut (the same
+/// for every pair with that end), or, for two ends near one corner, a half with both. With
+/// `halves`, a directory, each half is read from it when an earlier count saved it there (or
+/// its mirror image), and saved there when computed, so that the pairs of a board compute each
+/// shared half once.
 pub fn count_between_meeting(
     board: Board,
     from: Square,
     to: Square,
+    halves: Option<&Path>,
     budget: MemoryBudget,
     cancel: &CancelFlag,
 ) -> Result<Option<(BigUint, FrontierStats)>, Error> {
@@ -225,9 +246,9 @@ pub fn count_between_meeting(
         return Ok(None);
     }
     widening!(
-        meet::meet_pair::<u64>(&all, from, to, budget, cancel),
-        meet::meet_pair::<u128>(&all, from, to, budget, cancel),
-        count(board, FrontierMode::Between(from, to), budget, cancel),
+        meet::meet_pair::<u64>(&all, from, to, halves, budget, cancel),
+        meet::meet_pair::<u128>(&all, from, to, halves, budget, cancel),
+        count_meeting(board, FrontierMode::Between(from, to), budget, cancel),
     )
     .map(Some)
 }

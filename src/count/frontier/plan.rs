@@ -40,6 +40,10 @@ pub struct FrontierStats {
     pub transitions: u64,
     /// The count type that held every sum: 64, 128, or 0 for arbitrary precision.
     pub count_bits: u32,
+    /// Halves of tours between two squares read from a directory of saved halves.
+    pub halves_read: u32,
+    /// Halves computed and saved into it.
+    pub halves_saved: u32,
 }
 
 impl FrontierStats {
@@ -51,6 +55,8 @@ impl FrontierStats {
         }
         self.peak_both_bytes = self.peak_both_bytes.max(other.peak_both_bytes);
         self.transitions += other.transitions;
+        self.halves_read += other.halves_read;
+        self.halves_saved += other.halves_saved;
         self.count_bits = self.count_bits.max(other.count_bits);
     }
 
@@ -227,7 +233,7 @@ impl Plan {
     }
 
     /// Whether the cut is around the centre of the board rather than between two rows.
-    fn cut_around_centre(&self) -> bool {
+    pub(super) fn cut_around_centre(&self) -> bool {
         !self.h.is_multiple_of(2)
     }
 

@@ -265,7 +265,7 @@ fn pairs_meet_in_the_middle() {
         for from in board.all_squares() {
             for to in board.all_squares().filter(|&to| to != from) {
                 let (met, _) =
-                    count_between_meeting(board, from, to, MemoryBudget::DEFAULT, &cancel)
+                    count_between_meeting(board, from, to, None, MemoryBudget::DEFAULT, &cancel)
                         .unwrap()
                         .expect("the board can be cut");
                 let direct = run(rows, cols, FrontierMode::Between(from, to));

@@ -76,9 +76,7 @@ impl<T: Tally + Copy> CutClasses<T> {
     /// pair at a time, those pairs whose smaller image lies in the class, with the count of
     /// both.
     pub(super) fn class(&self, key: u64) -> &[CutState<T>] {
-        self.index
-            .get(&key)
-            .map_or(&[], |&(block, from, to)| &self.blocks[block][from..to])
+        self.class_states(key)
     }
 
     /// Whether the states are kept a pair of mirror images at a time.
@@ -138,6 +136,83 @@ impl<T: Tally + Copy> CutClasses<T> {
             keys.dedup();
         }
         keys
+    }
+}
+
+impl<T: Copy> CutClasses<T> {
+    /// Every class with its states, in the order of their keys (a saved half is written so).
+    pub(super) fn by_class(&self) -> impl Iterator<Item = (u64, &[CutState<T>])> {
+        let mut keys: Vec<(&u64, &(usize, usize, usize))> = self.index.iter().collect();
+        keys.sort_unstable_by_key(|(key, _)| **key);
+        keys.into_iter()
+            .map(|(&key, &(block, from, to))| (key, &self.blocks[block][from..to]))
+    }
+
+    /// The cut's squares, and its width when the states are kept a pair of mirror images at a
+    /// time.
+    pub(super) fn shape(&self) -> (usize, Option<usize>) {
+        (self.cut, self.mirror)
+    }
+
+    /// Classes read back class by class (as [`CutClasses::by_class`] gives them), kept in
+    /// blocks as [`cut_classes`] keeps them.
+    pub(super) fn from_classes<E>(
+        cut: usize,
+        mirror: Option<usize>,
+        classes: impl Iterator<Item = Result<(u64, Vec<CutState<T>>), E>>,
+    ) -> Result<CutClasses<T>, E> {
+        let mut blocks: Vec<Vec<CutState<T>>> = vec![Vec::new()];
+        let mut index = HashMap::new();
+        for class in classes {
+            let (key, states) = class?;
+            let mut block = blocks.last_mut().expect("one block at least");
+            if block.len() >= BLOCK_STATES {
+                blocks.push(Vec::new());
+                block = blocks.last_mut().expect("just pushed");
+            }
+            let from = block.len();
+            block.extend_from_slice(&states);
+            let to = block.len();
+            index.insert(key, (blocks.len() - 1, from, to));
+        }
+        Ok(CutClasses {
+            blocks,
+            index,
+            mirror,
+            cut,
+        })
+    }
+
+    /// The mirror image of a half's classes on a cut of two rows of width `w`, which must keep
+    /// every state apart: the half whose fixed ends are the mirror images of this one's.
+    pub(super) fn mirror_image(&self, w: usize) -> CutClasses<T> {
+        debug_assert!(self.mirror.is_none(), "only a half kept state by state");
+        // The image of a class is one class, so the classes are mirrored one at a time.
+        let mut images: Vec<(u64, u64)> = self
+            .index
+            .keys()
+            .map(|&key| (mirrored_class(key, self.cut, w), key))
+            .collect();
+        images.sort_unstable();
+        let classes = images.into_iter().map(|(image, key)| {
+            let mut states: Vec<CutState<T>> = self
+                .class_states(key)
+                .iter()
+                .map(|s| mirrored(key, *s, self.cut, w).state())
+                .collect();
+            states.sort_unstable_by_key(|s| s.links);
+            Ok::<_, std::convert::Infallible>((image, states))
+        });
+        match CutClasses::from_classes(self.cut, None, classes) {
+            Ok(image) => image,
+            Err(never) => match never {},
+        }
+    }
+
+    fn class_states(&self, key: u64) -> &[CutState<T>] {
+        self.index
+            .get(&key)
+            .map_or(&[], |&(block, from, to)| &self.blocks[block][from..to])
     }
 }
 

@@ -10,6 +10,8 @@ mod cut;
 mod lookup;
 #[cfg(test)]
 mod open;
+mod pairs;
+mod saved;
 #[cfg(test)]
 mod tests;
 
@@ -25,6 +27,8 @@ use crate::board::Square;
 use crate::cancel::CancelFlag;
 use crate::error::Error;
 use crate::memory::MemoryBudget;
+
+pub(super) use self::pairs::meet_pair;
 
 impl Plan {
     /// The meeting in the middle (see [`count_meeting`](super::count_meeting)).
@@ -223,86 +227,4 @@ fn meet_starts_word<Wd: Word, T: Tally + Into<u128> + Copy>(
         report(start, count);
     }
     Ok(stats)
-}
-
-/// Counts the open tours between `from` and `to` by meeting in the middle (`all` is the plan
-/// for the halves of the board's open total, which gives the cut). Each end lies above the
-/// cut, on it or below it; below, the other half sees it as its half turn above. An end above
-/// the cut is fixed in that half's pass; an end on the cut is required of the join. Returns the
-/// directed count from `from` to `to`.
-pub(super) fn meet_pair<T: Tally + Into<u128> + Copy>(
-    all: &Plan,
-    from: Square,
-    to: Square,
-    budget: MemoryBudget,
-    cancel: &CancelFlag,
-) -> Result<(BigUint, FrontierStats), Error> {
-    by_word!(all, Wd => meet_pair_word::<Wd, T>(all, from, to, budget, cancel))
-}
-
-fn meet_pair_word<Wd: Word, T: Tally + Into<u128> + Copy>(
-    all: &Plan,
-    from: Square,
-    to: Square,
-    budget: MemoryBudget,
-    cancel: &CancelFlag,
-) -> Result<(BigUint, FrontierStats), Error> {
-    let mut stats = FrontierStats::counting_in::<T>();
-    let (lo, hi) = all.cut();
-    let Join {
-        cut,
-        offset,
-        codec,
-        fixed,
-    } = all.join();
-    let asked = all.asked();
-    let (mut a, mut b) = (all.index(from), all.index(to));
-    // Below the cut: half turn the pair, so that at most one end is below it.
-    if a.min(b) > hi || (a > hi && b >= lo) || (b > hi && a >= lo) {
-        (a, b) = (all.n - 1 - a, all.n - 1 - b);
-    }
-    let (a, b) = (a.min(b), a.max(b));
-    let on_cut = |v: usize| (lo..=hi).contains(&v);
-    let required = [a, b]
-        .into_iter()
-        .filter(|&v| on_cut(v))
-        .fold(0u32, |mask, v| mask | 1 << (v - lo));
-    let mut half = |mode: Option<FrontierMode>| -> Result<CutClasses<T>, Error> {
-        let plan = match mode {
-            Some(mode) => Plan::new(asked, mode, Purpose::Meet)?,
-            None => all.clone(),
-        };
-        let layer = plan.top_half::<Wd, T>(budget, cancel, &mut stats)?;
-        plan.classes::<Wd, T>(layer, &codec, cut, offset, true)
-    };
-    let rules = JoinRules::open(cut, &fixed, required);
-    let square = |v: usize| all.square(v);
-    // A half's pass fixes both ends wherever they are: an end beyond the cut is still to come
-    // for the whole pass, so the half has no tour end but its own (fewer states).
-    let turned = |v: usize| square(all.n - 1 - v);
-    let (tops, bottoms) = match (a < lo, b < lo, b > hi) {
-        // Both above the cut: the bottom half has no tour end.
-        (true, true, _) => (
-            half(Some(FrontierMode::Between(square(a), square(b))))?,
-            half(None)?,
-        ),
-        // One above, one below: each half has its own, and only it.
-        (true, false, true) => (
-            half(Some(FrontierMode::Between(square(a), square(b))))?,
-            half(Some(FrontierMode::Between(turned(b), turned(a))))?,
-        ),
-        // One above, one on the cut.
-        (true, false, false) => (
-            half(Some(FrontierMode::Between(square(a), square(b))))?,
-            half(None)?,
-        ),
-        // Both on the cut (one below was turned above).
-        _ => {
-            let halves = half(None)?;
-            let count = all.lookup(&halves, &halves, rules, cancel)?;
-            return Ok((count, stats));
-        }
-    };
-    let count = all.lookup(&tops, &bottoms, rules, cancel)?;
-    Ok((count, stats))
 }
