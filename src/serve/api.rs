@@ -100,6 +100,8 @@ pub fn router(app: App) -> Router {
         .route("/", get(page::index))
         .route("/style.css", get(page::style))
         .route("/app.js", get(page::script))
+        .route("/puzzle.js", get(page::puzzle_script))
+        .route("/puzzle.css", get(page::puzzle_style))
         .route("/api/count", get(count))
         .route("/api/tour", get(tour))
         .route("/api/answers", get(answers))
