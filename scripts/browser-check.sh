@@ -3,7 +3,8 @@
 # with a new, empty store, loads deep links in headless Chromium and checks what a person would
 # see there, against the command's own answers: the heatmap's numbers and totals of 5x5, a tour
 # of 25 steps from the corner drawn and animated, the theorem shown for a square with no tour,
-# closed tours, and a board past the engines. Saves screenshots (wide and phone-sized) in
+# closed tours, a board past the engines, and the puzzle view (a made puzzle revealed and
+# counted as `knights puzzle` does, a try's broken cells marked). Saves screenshots (wide and phone-sized) in
 # $OUT (default target/browser-check). Exits non-zero when a check fails; stops its server
 # whatever happens. Installs Debian's chromium when it is missing.
 set -euo pipefail
@@ -112,13 +113,28 @@ check "a board past the engines says so" "yes" \
     "$(echo "$page" | line_of status-text | grep -q 'beyond every engine' && echo yes || echo no)"
 check "and still draws the board" "81" "$(echo "$page" | line_of heatmap | grep -o 'class="sq' | wc -l)"
 
+# 6. The puzzle view: a made puzzle, its one completion revealed (the completion `knights
+#    puzzle` gives), the count of completions, and a try whose broken cells are marked.
+page=$(dom "/?puzzle=5x5&pseed=3&pcount=1&reveal=1")
+made=$("$BIN" puzzle --make 5 5 --seed 3)
+expected=$(echo "$made" | "$BIN" puzzle | tr -s ' \n' ' ' | sed 's/^ //; s/ $//')
+seen=$(echo "$page" | grep -o 'id="pc-[0-9]*-[0-9]*"[^>]*value="[0-9]*"' | sed 's/.*value="//; s/"$//' | tr '\n' ' ' | sed 's/ $//')
+check "the puzzle's revealed completion" "$expected" "$seen"
+check "the puzzle's number of completions" "1 completion" "$(echo "$page" | line_of puzzle-count | sed 's/<[^>]*>//g; s/^ *//')"
+page=$(dom "/?pboard=1,.,.,.,./.,.,.,.,./.,.,.,.,./.,.,.,.,./.,.,.,.,.&t0_1=2&t2_1=3&check=1")
+bad=$(echo "$page" | grep -o 'id="pc-[0-9]*-[0-9]*" class="pcell[^"]*bad' | grep -o 'pc-[0-9]*-[0-9]*' | tr '\n' ' ' | sed 's/ $//')
+check "a try's broken cells are marked" "pc-0-0 pc-0-1 pc-2-1" "$bad"
+check "and named" "yes" "$(echo "$page" | line_of puzzle-status | grep -q '3 cells break a rule: row 1, column 1' && echo yes || echo no)"
+
 # Screenshots, for a person to look at.
 shot tour-wide 1200,900 "/?rows=5&cols=5&row=0&col=0&kind=open"
 shot tour-phone 390,844 "/?rows=5&cols=5&row=0&col=0&kind=open"
 shot board-phone 390,1400 "/?rows=6&cols=6&row=2&col=3&kind=open"
 shot closed-wide 1200,900 "/?rows=6&cols=6&row=0&col=0&kind=closed"
 shot no-tour-wide 1200,900 "/?rows=5&cols=5&row=0&col=1&kind=open"
-for name in tour-wide tour-phone board-phone closed-wide no-tour-wide; do
+shot puzzle-wide 1200,1500 "/?puzzle=6x6&pseed=1&pcount=1"
+shot puzzle-phone 390,1900 "/?pboard=1,.,.,.,./.,.,.,.,./.,.,.,.,./.,.,.,.,./.,.,.,.,.&t0_1=2&t2_1=3&check=1"
+for name in tour-wide tour-phone board-phone closed-wide no-tour-wide puzzle-wide puzzle-phone; do
     if [ -s "$OUT/$name.png" ]; then
         passed=$((passed + 1))
     else
