@@ -44,6 +44,9 @@ pub struct Puzzle {
     cells: Vec<Option<u64>>,
 }
 
+/// A given number and its square.
+type Given = (u64, Square);
+
 /// A square named as a person reads the grid: row and column from 1.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Cell(pub Square);
@@ -374,7 +377,7 @@ impl Puzzle {
         }
         let graph = KnightGraph::new(board).ok()?;
         let distances = KnightDistances::new(&graph);
-        let mut gaps: Vec<((u64, Square), (u64, Square), u64)> = by_step
+        let mut gaps: Vec<(Given, Given, u64)> = by_step
             .windows(2)
             .map(|pair| (pair[0], pair[1], pair[1].0 - pair[0].0))
             .collect();
