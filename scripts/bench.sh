@@ -28,6 +28,25 @@ with open(sys.argv[1], "w") as f:
         f.write(f"{r} {c} {random.randrange(r)} {random.randrange(c)}\n")
 PY
 
+# Puzzles (issue 26): 16 given numbers of an 8x8 tour and 6 of a 6x6 tour, at squares picked
+# with a fixed seed.
+"$knights" tour 8 8 0 0 --seed 3 >"$work/tour-8x8.txt"
+"$knights" tour 6 6 2 2 >"$work/tour-6x6.txt"
+python3 - "$work" <<'PY'
+import random, sys
+work = sys.argv[1]
+def keep(tour, puzzle, givens):
+    grid = [line.split() for line in open(f"{work}/{tour}") if line.strip()]
+    cells = [(r, c) for r in range(len(grid)) for c in range(len(grid[0]))]
+    random.seed(0)
+    kept = set(random.sample(cells, givens))
+    with open(f"{work}/{puzzle}", "w") as f:
+        for r, row in enumerate(grid):
+            f.write(" ".join(v if (r, c) in kept else "." for c, v in enumerate(row)) + "\n")
+keep("tour-8x8.txt", "puzzle-8x8-16.txt", 16)
+keep("tour-6x6.txt", "puzzle-6x6-6.txt", 6)
+PY
+
 # run LIMIT ARGS...: prints "seconds peak_kib" of one cold run, or "- -" past the limit.
 run() {
     local limit=$1
@@ -66,6 +85,10 @@ questions=(
     "tour 1000 1000 0 0|1|no"
     "tour 1000 1000 0 0 --closed|1|no"
     "tour 4 100000 0 31||no"
+    "puzzle $work/puzzle-8x8-16.txt||no"
+    "puzzle --count $work/puzzle-6x6-6.txt||no"
+    "puzzle --make 6 6 --seed 1||no"
+    "puzzle --make 8 8 --seed 0||no"
 )
 # The long questions (an hour or more in all, up to 16 GiB each): LONG=1 scripts/bench.sh. The
 # 7x8 and 6x10 open totals are OEIS A306283 and A306281, doubled (directed); the targets are
@@ -107,6 +130,8 @@ for entry in "${questions[@]}"; do
         fi
     fi
     shown=${args/$work\/judge-100k.txt/judge-100k.txt (100,000 random queries, <= 25 squares)}
+    shown=${shown/$work\/puzzle-8x8-16.txt/8x8 puzzle, 16 given numbers}
+    shown=${shown/$work\/puzzle-6x6-6.txt/6x6 puzzle, 6 given numbers}
     printf '| `knights %s` | %s%s s | %s MiB | %s | %s | %s |\n' \
         "$shown" "$mark" "$ours" "$((ours_kib / 1024))" "$reference" "$ratio" "${target:+<= $target s}"
 done

@@ -7,7 +7,8 @@
 # tour, a pair's count and a tour that ends there, a start's ends, 7x7 imported from
 # data/7x7-open.csv with every count readable, closed tours on a plain board, the page's own
 # words for 8x8, 9x9 and a link that names no board, a linked tour first on a phone, and the job
-# of a closed page cancelled. Saves screenshots (wide and phone-sized) in $OUT (default
+# of a closed page cancelled; and the puzzle view (a made puzzle revealed and counted as `knights
+# puzzle` does, a try's broken cells marked). Saves screenshots (wide and phone-sized) in $OUT (default
 # target/browser-check). Exits non-zero when a check fails; stops its server whatever happens.
 # Installs Debian's chromium when it is missing.
 set -euo pipefail
@@ -202,6 +203,19 @@ done
 check "the closed page's job is cancelled, its clients gone" "cancelled 0" \
     "$(echo "$job" | grep -o '"state":"[a-z]*"' | cut -d'"' -f4) $(echo "$job" | grep -o '"clients":[0-9]*' | cut -d: -f2)"
 
+# 6. The puzzle view: a made puzzle, its one completion revealed (the completion `knights
+#    puzzle` gives), the count of completions, and a try whose broken cells are marked.
+page=$(dom "/?puzzle=5x5&pseed=3&pcount=1&reveal=1")
+made=$("$BIN" puzzle --make 5 5 --seed 3)
+expected=$(echo "$made" | "$BIN" puzzle | tr -s ' \n' ' ' | sed 's/^ //; s/ $//')
+seen=$(echo "$page" | grep -o 'id="pc-[0-9]*-[0-9]*"[^>]*value="[0-9]*"' | sed 's/.*value="//; s/"$//' | tr '\n' ' ' | sed 's/ $//')
+check "the puzzle's revealed completion" "$expected" "$seen"
+check "the puzzle's number of completions" "1 completion" "$(echo "$page" | line_of puzzle-count | sed 's/<[^>]*>//g; s/^ *//')"
+page=$(dom "/?pboard=1,.,.,.,./.,.,.,.,./.,.,.,.,./.,.,.,.,./.,.,.,.,.&t0_1=2&t2_1=3&check=1")
+bad=$(echo "$page" | grep -o 'id="pc-[0-9]*-[0-9]*" class="pcell[^"]*bad' | grep -o 'pc-[0-9]*-[0-9]*' | tr '\n' ' ' | sed 's/ $//')
+check "a try's broken cells are marked" "pc-0-0 pc-0-1 pc-2-1" "$bad"
+check "and named" "yes" "$(echo "$page" | line_of puzzle-status | grep -q '3 cells break a rule: row 1, column 1' && echo yes || echo no)"
+
 # Screenshots, for a person to look at.
 shot tour-wide 1200,900 "/?rows=5&cols=5&row=0&col=0&kind=open"
 shot tour-phone 390,844 "/?rows=5&cols=5&row=0&col=0&kind=open"
@@ -215,8 +229,10 @@ shot 7x7-wide 1280,900 "/?rows=7&cols=7&row=0&col=0"
 shot 8x8-wide 1280,900 "/?rows=8&cols=8"
 shot 9x9-wide 1280,900 "/?rows=9&cols=9"
 shot bad-link-wide 1280,700 "/?rows=0&cols=abc"
+shot puzzle-wide 1200,1500 "/?puzzle=6x6&pseed=1&pcount=1"
+shot puzzle-phone 390,1900 "/?pboard=1,.,.,.,./.,.,.,.,./.,.,.,.,./.,.,.,.,./.,.,.,.,.&t0_1=2&t2_1=3&check=1"
 for name in tour-wide tour-phone board-phone closed-wide no-tour-wide pair-wide pair-phone ends-wide \
-    7x7-wide 8x8-wide 9x9-wide bad-link-wide; do
+    7x7-wide 8x8-wide 9x9-wide bad-link-wide puzzle-wide puzzle-phone; do
     if [ -s "$OUT/$name.png" ]; then
         passed=$((passed + 1))
     else

@@ -27,6 +27,9 @@
 //! * [`exchange`]: the export file format read back (import), checked record by record before
 //!   the store sees it; [`output`]: writing answers as text tables, JSON, CSV or SVG pictures
 //!   (which takes the file formats' names from [`exchange`]).
+//! * [`puzzle`]: knight's tour puzzles (a board with some step numbers given): read, solved,
+//!   counted and made by the memo engine with the given numbers as constraints, and written
+//!   (through [`output`]'s JSON writer).
 //! * [`resolve`]: answering questions from the store or by computing them: the engine policy
 //!   ([`resolve::engine`]) and the one gate of answers entering a store ([`resolve::admit`]).
 //! * [`view`]: what a count request shows (a count, a table, totals), for `knights count` and
@@ -55,6 +58,7 @@ pub mod input;
 pub mod memory;
 pub mod output;
 pub mod precompute;
+pub mod puzzle;
 pub mod question;
 pub mod resolve;
 pub mod series;

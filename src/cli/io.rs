@@ -87,6 +87,63 @@ impl Drop for WorkBar {
     }
 }
 
+/// Progress of work in steps (`done` of `all`) on standard error, for work that takes more
+/// than a moment: shown on a terminal only, from one second on (a thread of its own ticks it,
+/// so that a long step still shows the time going); it stops when dropped.
+pub struct StepsBar {
+    bar: ProgressBar,
+    updater: Option<std::thread::JoinHandle<()>>,
+}
+
+impl StepsBar {
+    /// A bar counting `what` (e.g. "searches done"), hidden when standard error is not a
+    /// terminal.
+    pub fn new(what: &str) -> Self {
+        let bar = ProgressBar::with_draw_target(None, indicatif::ProgressDrawTarget::hidden());
+        if !io::stderr().is_terminal() {
+            return StepsBar { bar, updater: None };
+        }
+        bar.set_style(
+            ProgressStyle::with_template(&format!(
+                "{{spinner}} {{elapsed_precise}} {{pos}}/{{len}} {what}"
+            ))
+            .expect("a valid template"),
+        );
+        let shown = bar.clone();
+        let updater = std::thread::spawn(move || {
+            let start = std::time::Instant::now();
+            let mut visible = false;
+            while !shown.is_finished() {
+                if !visible && start.elapsed() >= std::time::Duration::from_secs(1) {
+                    shown.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+                    visible = true;
+                }
+                shown.tick();
+                std::thread::sleep(std::time::Duration::from_millis(200));
+            }
+        });
+        StepsBar {
+            bar,
+            updater: Some(updater),
+        }
+    }
+
+    /// `done` of `all` steps are done.
+    pub fn set(&self, done: usize, all: usize) {
+        self.bar.set_length(all as u64);
+        self.bar.set_position(done as u64);
+    }
+}
+
+impl Drop for StepsBar {
+    fn drop(&mut self) {
+        self.bar.finish_and_clear();
+        if let Some(updater) = self.updater.take() {
+            let _ = updater.join();
+        }
+    }
+}
+
 /// Moves `bar` along with the library's progress events.
 pub fn report_progress(bar: &ProgressBar, event: Progress<'_>) {
     match event {

@@ -15,7 +15,8 @@ use clap::{Parser, Subcommand};
 use knights::{CancelFlag, MemoryBudget};
 
 use commands::{
-    batch, count, export, import, precompute, query, series, serve, shards, solve, tour, verify,
+    batch, count, export, import, precompute, puzzle, query, series, serve, shards, solve, tour,
+    verify,
 };
 use session::Session;
 
@@ -31,6 +32,7 @@ Examples:
   knights count 6 8 --total                 the open tours of 6x8, without the per-square table
   knights series 3 --cols 4..40 --closed    closed tours of every 3xn board, one line each
   knights tour 8 8 0 0                      one tour, printed as step numbers on the board
+  knights puzzle --make 6 6 | knights puzzle   make a puzzle with one completion, and solve it
   knights serve                             a page to explore boards and watch tours, and a JSON API
   knights shards plan 7 7 -o plan.jsonl     split a board's count for many machines (see its help)
 
@@ -95,6 +97,9 @@ enum Command {
     Series(series::Args),
     /// Find one tour and show it: open from a square, or closed.
     Tour(tour::Args),
+    /// Complete a board with some step numbers given (a knight's tour puzzle), count its
+    /// completions, or make a puzzle with exactly one.
+    Puzzle(puzzle::Args),
     /// Check the stored answers (consistency, theorems, bounds, the file), and with --recount
     /// count them again; exits with 1 on any problem.
     Verify(verify::Args),
@@ -124,6 +129,7 @@ pub fn run(cli: Cli, cancel: &CancelFlag) -> Result<()> {
         Command::Import(args) => import::run(args, &session),
         Command::Series(args) => series::run(args, &session),
         Command::Tour(args) => tour::run(args, &session),
+        Command::Puzzle(args) => puzzle::run(args, &session),
         Command::Verify(args) => verify::run(args, &session),
         Command::Serve(args) => serve::run(args, &session),
         Command::Shards(args) => shards::run(args, &session),

@@ -34,6 +34,7 @@ use num_bigint::BigUint;
 use crate::board::{Board, Square, Symmetry};
 use crate::cancel::CancelFlag;
 use crate::count::CountTable;
+use crate::count::fixed::FixedSteps;
 use crate::error::Error;
 use crate::existence::colour_forbids_start;
 use crate::graph::{KnightGraph, SquareSet, bit};
@@ -96,6 +97,10 @@ pub struct MemoCounter {
     budget: u64,
     stats: MemoStats,
     cancel: CancelFlag,
+    /// Steps fixed in advance (a puzzle's given numbers): only the paths that keep them count.
+    fixed: Option<FixedSteps>,
+    /// Counts are capped at this value ([`MemoCounter::with_cap`]); `u128::MAX`: exact.
+    cap: u128,
 }
 
 impl MemoCounter {
@@ -110,7 +115,33 @@ impl MemoCounter {
             budget: budget.bytes(),
             stats: MemoStats::default(),
             cancel,
+            fixed: None,
+            cap: u128::MAX,
         })
+    }
+
+    /// The same engine counting only the paths that keep `fixed` (steps fixed in advance on
+    /// this board). Symmetries are not used: fixed steps rarely keep them.
+    pub fn with_fixed_steps(mut self, fixed: FixedSteps) -> Result<Self, Error> {
+        if fixed.board() != self.board() {
+            return Err(Error::Internal(format!(
+                "fixed steps of the {} board given to an engine for {}",
+                fixed.board(),
+                self.board()
+            )));
+        }
+        self.fixed = Some(fixed);
+        Ok(self)
+    }
+
+    /// The same engine with every count capped at `cap` (at least 1): it says 0, 1, ... or
+    /// "at least `cap`", and stops a state's search once `cap` is reached. Exact below the cap
+    /// (the capped count of a state is the capped sum of its moves' capped counts, so the
+    /// table stays consistent): how a puzzle's uniqueness is checked without counting every
+    /// completion of the puzzles that have many.
+    pub fn with_cap(mut self, cap: u128) -> Self {
+        self.cap = cap.max(1);
+        self
     }
 
     /// The board.
@@ -134,6 +165,12 @@ impl MemoCounter {
         let unvisited = self.graph.all() & !bit(index);
         if unvisited == 0 {
             return Ok(1);
+        }
+        if let Some(fixed) = &self.fixed {
+            if !fixed.allows(1, index) {
+                return Ok(0);
+            }
+            return self.ways(index, unvisited, None);
         }
         // The symmetries that keep the start in place map first moves onto first moves with
         // the same number of tours: count one move of each class, times the class's size.
@@ -166,7 +203,73 @@ impl MemoCounter {
                 .and_then(|part| total.checked_add(part))
                 .ok_or(Error::Overflow { board })?;
         }
-        Ok(total)
+        Ok(total.min(self.cap))
+    }
+
+    /// Calls `visit` with every open path counted from `start` (ending on `end`, when given),
+    /// as row-major indices in order, until it returns false; returns false when it did. Only
+    /// states with a count are entered, so each path costs a few table look-ups.
+    pub fn each_path(
+        &mut self,
+        start: Square,
+        end: Option<Square>,
+        visit: &mut dyn FnMut(&[usize]) -> bool,
+    ) -> Result<bool, Error> {
+        let count = match end {
+            Some(end) => self.count_between(start, end)?,
+            None => self.count_from(start)?,
+        };
+        if count == 0 {
+            return Ok(true);
+        }
+        let index = self.board().index(start);
+        let mut path = vec![index];
+        self.walk(
+            index,
+            self.graph.all() & !bit(index),
+            None,
+            &mut path,
+            visit,
+        )
+    }
+
+    fn walk(
+        &mut self,
+        current: usize,
+        unvisited: SquareSet,
+        previous: Option<usize>,
+        path: &mut Vec<usize>,
+        visit: &mut dyn FnMut(&[usize]) -> bool,
+    ) -> Result<bool, Error> {
+        if unvisited == 0 {
+            return Ok(visit(path));
+        }
+        if unvisited & (unvisited - 1) == 0 {
+            if self.graph.neighbours(current) & unvisited == 0 {
+                return Ok(true);
+            }
+            path.push(unvisited.trailing_zeros() as usize);
+            let go_on = visit(path);
+            path.pop();
+            return Ok(go_on);
+        }
+        let moves = self.allowed_moves(current, unvisited);
+        let mut rest = self.viable_moves(current, unvisited, moves, previous);
+        while rest != 0 {
+            let next = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let after = unvisited & !bit(next);
+            if self.ways(next, after, Some(current))? == 0 {
+                continue;
+            }
+            path.push(next);
+            let go_on = self.walk(next, after, Some(current), path, visit)?;
+            path.pop();
+            if !go_on {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
 
     /// The number of open tours that start on `start` and end on `end` (two different squares).
@@ -178,15 +281,24 @@ impl MemoCounter {
         let end_bit = bit(board.index(end));
         if self.end != end_bit {
             if self.end != 0 || self.stats.entries > 0 {
-                *self = MemoCounter::new(
+                let mut fresh = MemoCounter::new(
                     board,
                     MemoryBudget::from_bytes(self.budget),
                     self.cancel.clone(),
                 )?;
+                fresh.fixed = self.fixed.take();
+                fresh.cap = self.cap;
+                *self = fresh;
             }
             self.end = end_bit;
         }
         let index = board.index(start);
+        if let Some(fixed) = &self.fixed {
+            let last = self.graph.len() as u32;
+            if !fixed.allows(1, index) || !fixed.allows(last, board.index(end)) {
+                return Ok(0);
+            }
+        }
         self.paths_to_end(index, self.graph.all() & !bit(index))
     }
 
@@ -223,15 +335,15 @@ impl MemoCounter {
         unvisited: SquareSet,
         previous: Option<usize>,
     ) -> Result<u128, Error> {
-        // The end square is entered last: only when it is all that is left.
-        let moves = self.graph.neighbours(current) & unvisited & !self.end;
         if unvisited & unvisited.wrapping_sub(1) == 0 {
             // Nothing or a single square left (the end square, when there is one): it is a tour
-            // exactly when the knight can step there.
+            // exactly when the knight can step there. (A fixed step on that square can only be
+            // the last: fixed squares are entered at their step and no other.)
             return Ok(u128::from(
                 unvisited == 0 || self.graph.neighbours(current) & unvisited != 0,
             ));
         }
+        let moves = self.allowed_moves(current, unvisited);
         if moves == 0 {
             return Ok(0);
         }
@@ -265,9 +377,28 @@ impl MemoCounter {
             total = total.checked_add(ways).ok_or(Error::Overflow {
                 board: self.board(),
             })?;
+            if total >= self.cap {
+                total = self.cap;
+                break;
+            }
         }
         self.store(current, unvisited, total);
         Ok(total)
+    }
+
+    /// The squares the knight on `current` may enter next, before the pruning rules: its
+    /// unvisited neighbours but the end square (entered last, only when it is all that is
+    /// left), within the fixed steps.
+    #[inline]
+    fn allowed_moves(&self, current: usize, unvisited: SquareSet) -> SquareSet {
+        let moves = self.graph.neighbours(current) & unvisited & !self.end;
+        match &self.fixed {
+            Some(fixed) => {
+                let step = (self.graph.len() as u32) - unvisited.count_ones();
+                fixed.next_moves(current, step, moves)
+            }
+            None => moves,
+        }
     }
 
     /// The pruning rules (see the module documentation): the moves from this state that may
@@ -540,6 +671,72 @@ fn cycle_pivot(graph: &KnightGraph) -> usize {
         .expect("a board has a square")
 }
 
+/// Finds one open path through every square that keeps fixed steps (a puzzle's completion),
+/// from a given start and, when asked, to a given end: the search of [`find_open_tour`] with the
+/// steps as constraints. The states known to lead nowhere are kept from one search to the next
+/// while the end stays the same (they do not depend on the start).
+pub struct FixedPathFinder {
+    finder: Finder,
+}
+
+impl FixedPathFinder {
+    /// A finder for the board of `fixed`.
+    pub fn new(fixed: FixedSteps, cancel: CancelFlag) -> Result<Self, Error> {
+        let board = fixed.board();
+        let mut finder = Finder::new(board, Square::new(0, 0), cancel)?;
+        finder.engine = finder.engine.with_fixed_steps(fixed)?;
+        Ok(FixedPathFinder { finder })
+    }
+
+    /// A path from `start` through every square (ending on `end`, when given) that keeps the
+    /// fixed steps, as row-major indices; `None` when there is none.
+    pub fn find(
+        &mut self,
+        start: Square,
+        end: Option<Square>,
+    ) -> Result<Option<Vec<usize>>, Error> {
+        let engine = &mut self.finder.engine;
+        let board = engine.board();
+        board.check_square(start)?;
+        let index = board.index(start);
+        let last = engine.graph.len() as u32;
+        let fixed = engine.fixed.as_ref().expect("made with fixed steps");
+        if !fixed.allows(1, index) {
+            return Ok(None);
+        }
+        let end_bit = match end {
+            Some(end) => {
+                board.check_square(end)?;
+                if end == start || !fixed.allows(last, board.index(end)) {
+                    return Ok(None);
+                }
+                bit(board.index(end))
+            }
+            None => 0,
+        };
+        if engine.end != end_bit {
+            engine.end = end_bit;
+            self.finder.dead.iter_mut().for_each(|d| d.clear());
+        }
+        let unvisited = engine.graph.all() & !bit(index);
+        let corner = engine.graph.corner_colour();
+        let odd = engine.graph.len() % 2 == 1;
+        if end_bit != 0 {
+            let same_colour = (bit(index) & corner != 0) == (end_bit & corner != 0);
+            if same_colour != odd {
+                return Ok(None);
+            }
+        } else if colour_forbids_start(board, start) {
+            return Ok(None);
+        }
+        let mut path = vec![index];
+        Ok(self
+            .finder
+            .search(index, unvisited, None, &mut path)?
+            .then_some(path))
+    }
+}
+
 /// The search behind [`find_open_tour`] and [`find_closed_tour`].
 struct Finder {
     engine: MemoCounter,
@@ -571,7 +768,7 @@ impl Finder {
         path: &mut Vec<usize>,
     ) -> Result<bool, Error> {
         let graph = &self.engine.graph;
-        let moves = graph.neighbours(current) & unvisited & !self.engine.end;
+        let moves = self.engine.allowed_moves(current, unvisited);
         if unvisited & unvisited.wrapping_sub(1) == 0 {
             if unvisited == 0 {
                 return Ok(true);

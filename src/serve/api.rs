@@ -81,6 +81,25 @@ impl App {
         }
     }
 
+    /// A place among the tour searches (puzzles take them too), waited for.
+    pub(super) async fn tour_turn(&self) -> Result<tokio::sync::SemaphorePermit<'_>, ApiError> {
+        self.0
+            .tours
+            .acquire()
+            .await
+            .map_err(|_| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "the server is stopping"))
+    }
+
+    /// Set when the server stops.
+    pub(super) fn stop_flag(&self) -> CancelFlag {
+        self.0.stop.clone()
+    }
+
+    /// The memory of one piece of work at a time (a tour search's: the whole budget).
+    pub(super) fn memory(&self) -> crate::MemoryBudget {
+        self.0.memory
+    }
+
     /// Cancels the running jobs and refuses new ones.
     pub fn stop(&self) {
         self.0.stop.cancel();
@@ -94,21 +113,25 @@ pub fn router(app: App) -> Router {
         .route("/", get(page::index))
         .route("/style.css", get(page::style))
         .route("/app.js", get(page::script))
+        .route("/puzzle.js", get(page::puzzle_script))
+        .route("/puzzle.css", get(page::puzzle_style))
         .route("/api/count", get(count))
         .route("/api/tour", get(tour))
         .route("/api/answers", get(answers))
         .route("/api/jobs", get(list_jobs))
         .route("/api/jobs/{id}", get(job_status).delete(cancel_job))
         .route("/api/jobs/{id}/leave", post(leave_job))
+        .route("/api/puzzle", post(super::puzzle::solve))
+        .route("/api/puzzle/new", get(super::puzzle::make))
         .fallback(not_found)
         .method_not_allowed_fallback(wrong_method)
         .with_state(app)
 }
 
-type Pairs = Result<Query<Vec<(String, String)>>, QueryRejection>;
+pub(super) type Pairs = Result<Query<Vec<(String, String)>>, QueryRejection>;
 
 /// The query's pairs, or the reason it cannot be read.
-fn pairs(query: Pairs) -> Result<Vec<(String, String)>, ApiError> {
+pub(super) fn pairs(query: Pairs) -> Result<Vec<(String, String)>, ApiError> {
     query.map(|Query(pairs)| pairs).map_err(|e| {
         ApiError::bad(format!(
             "the query string cannot be read: {}",
@@ -118,7 +141,7 @@ fn pairs(query: Pairs) -> Result<Vec<(String, String)>, ApiError> {
 }
 
 /// Runs blocking work (the store, the engines) off the server's threads.
-async fn blocking<T: Send + 'static>(
+pub(super) async fn blocking<T: Send + 'static>(
     work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
     tokio::task::spawn_blocking(work).await.unwrap_or_else(|_| {
@@ -129,7 +152,7 @@ async fn blocking<T: Send + 'static>(
     })
 }
 
-fn answer(result: Result<Response, ApiError>) -> Response {
+pub(super) fn answer(result: Result<Response, ApiError>) -> Response {
     result.unwrap_or_else(IntoResponse::into_response)
 }
 
@@ -138,6 +161,8 @@ async fn wrong_method(method: Method, uri: Uri) -> Response {
         "POST"
     } else if uri.path().starts_with("/api/jobs/") {
         "GET and DELETE"
+    } else if uri.path() == "/api/puzzle" {
+        "POST"
     } else {
         "GET"
     };

@@ -5,7 +5,8 @@
 //! * `params`: reading query strings with the command line's messages;
 //! * `reply`: errors as HTTP statuses with one-line messages;
 //! * `jobs`: long computations as jobs, one per question, polled and cancellable;
-//! * `api`: the routes.
+//! * `api`: the routes;
+//! * `puzzle`: `/api/puzzle`, knight's tour puzzles completed, counted and made.
 //!
 //! The engines are blocking and CPU-bound: they always run on tokio's blocking threads, each
 //! with a store opened there (a `Store` is not `Sync`).
@@ -14,6 +15,7 @@ mod api;
 mod jobs;
 mod page;
 mod params;
+mod puzzle;
 mod reply;
 
 use std::io;

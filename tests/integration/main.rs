@@ -12,6 +12,7 @@ mod frontier;
 mod input;
 mod limits;
 mod pairs;
+mod puzzle;
 mod refusals;
 mod schedulers;
 mod serve;

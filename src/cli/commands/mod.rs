@@ -5,6 +5,7 @@ pub mod count;
 pub mod export;
 pub mod import;
 pub mod precompute;
+pub mod puzzle;
 pub mod query;
 pub mod series;
 pub mod serve;

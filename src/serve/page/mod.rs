@@ -9,6 +9,8 @@ use crate::output::TOUR_COLOURS;
 const INDEX: &str = include_str!("index.html");
 const STYLE: &str = include_str!("style.css");
 const SCRIPT: &str = include_str!("app.js");
+const PUZZLE_SCRIPT: &str = include_str!("puzzle.js");
+const PUZZLE_STYLE: &str = include_str!("puzzle.css");
 
 /// Only the page's own files may load or run (the server never sends another site's).
 const POLICY: &str = "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
@@ -54,4 +56,14 @@ pub async fn style() -> Response {
 /// `/app.js`.
 pub async fn script() -> Response {
     file("text/javascript; charset=utf-8", SCRIPT)
+}
+
+/// `/puzzle.js`: the puzzle view.
+pub async fn puzzle_script() -> Response {
+    file("text/javascript; charset=utf-8", PUZZLE_SCRIPT)
+}
+
+/// `/puzzle.css`.
+pub async fn puzzle_style() -> Response {
+    file("text/css; charset=utf-8", PUZZLE_STYLE)
 }
