@@ -10,10 +10,10 @@ use clap::{Subcommand, ValueEnum};
 use knights::Board;
 use knights::input::plural;
 use knights::output::Format;
+use knights::resolve::Settings;
 use knights::shards::worker::{self, Assignment, Source, WorkerError};
 use knights::shards::{self, Plan, PlanFormat, ShardError, Split, StoreAnswers};
 use knights::store::Store;
-use knights::resolve::Settings;
 
 use crate::cli::exit::CliError;
 use crate::cli::flags::EngineArgs;
