@@ -315,15 +315,16 @@ fn quick_checks_say_why() {
             .contains("are 1 move apart, but they are 3 knight's moves apart")
     );
     assert!(
-        reason(&[(1, 0, 0), (3, 0, 1)], false)
+        // One knight's move apart, so within reach: the colours say no.
+        reason(&[(1, 0, 0), (3, 1, 2)], false)
             .unwrap()
             .contains("2 moves apart, an even number")
     );
     // Around a closed tour: step 30 and step 1 are one move apart.
     assert!(
-        reason(&[(1, 0, 0), (30, 2, 2)], true)
+        reason(&[(1, 0, 0), (30, 0, 3)], true)
             .unwrap()
-            .contains("step 30 at row 3, column 3 and step 1 at row 1, column 1 are 1 move apart")
+            .contains("step 30 at row 1, column 4 and step 1 at row 1, column 1 are 1 move apart")
     );
     assert_eq!(reason(&[(1, 0, 0), (30, 1, 2)], true), None);
     let odd = puzzle_with(board(5, 5), false, &[(2, 0, 0)]);
