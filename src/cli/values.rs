@@ -41,6 +41,19 @@ pub enum TourFormatArg {
     Svg,
 }
 
+impl TourFormatArg {
+    /// The format, animated with `--animate` (a picture only).
+    pub fn with_animation(self, animate: bool) -> Result<TourFormat, crate::cli::exit::CliError> {
+        match (self, animate) {
+            (TourFormatArg::Svg, true) => Ok(TourFormat::AnimatedSvg),
+            (_, true) => Err(crate::cli::exit::CliError::bad_input(
+                "--animate draws an animated picture: give it with --format svg",
+            )),
+            (format, false) => Ok(format.into()),
+        }
+    }
+}
+
 impl From<TourFormatArg> for TourFormat {
     fn from(arg: TourFormatArg) -> Self {
         match arg {

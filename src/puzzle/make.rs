@@ -9,6 +9,7 @@ use crate::board::{Board, Square};
 use crate::cancel::CancelFlag;
 use crate::error::Error;
 use crate::memory::MemoryBudget;
+use crate::tour::search::SplitMix;
 use crate::tour::{NoTourReason, Tour, find_tour};
 
 use super::{NoCompletion, Puzzle, count_capped};
@@ -29,19 +30,14 @@ pub struct Made {
 /// Mixed into the seed, so that seed 0 is not a degenerate start.
 const SEED_MIX: u64 = 0x9A22_1E5F_0C0D_E26A;
 
-/// SplitMix64: small, fast, and the same sequence on every machine for a seed.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
+/// The puzzles' uses of the tour search's pseudo-random sequence.
+trait Draw {
     /// A number below `n` (at least 1).
+    fn below(&mut self, n: usize) -> usize;
+    fn shuffle<T>(&mut self, items: &mut [T]);
+}
+
+impl Draw for SplitMix {
     fn below(&mut self, n: usize) -> usize {
         (self.next() % n as u64) as usize
     }

@@ -266,12 +266,13 @@ pub fn path_between(
         .map(|path| path.into_iter().map(|i| board.square(i)).collect())
 }
 
-/// A small, fast pseudo-random sequence (SplitMix64), for tie-breaking only.
+/// A small, fast pseudo-random sequence (SplitMix64), the same on every machine for a seed:
+/// for tie-breaking here, and for the puzzles' random tours.
 #[derive(Clone, Copy, Debug)]
-struct SplitMix(u64);
+pub(crate) struct SplitMix(pub(crate) u64);
 
 impl SplitMix {
-    fn next(&mut self) -> u64 {
+    pub(crate) fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);

@@ -83,16 +83,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args, session: &Session) -> Result<()> {
-    let format = match (args.format, args.animate) {
-        (TourFormatArg::Svg, true) => TourFormat::AnimatedSvg,
-        (_, true) => {
-            return Err(CliError::bad_input(
-                "--animate draws an animated picture: give it with --format svg",
-            )
-            .into());
-        }
-        (format, false) => format.into(),
-    };
+    let format = args.format.with_animation(args.animate)?;
     let clock = Instant::now();
     let text = match &args.make {
         Some(sides) => make(&args, sides, format, session)?,

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
-use knights::output::{self, TourFormat};
+use knights::output;
 use knights::{Board, Square};
 
 use crate::cli::exit::CliError;
@@ -77,16 +77,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args, session: &Session) -> Result<()> {
-    let format = match (args.format, args.animate) {
-        (TourFormatArg::Svg, true) => TourFormat::AnimatedSvg,
-        (_, true) => {
-            return Err(CliError::bad_input(
-                "--animate draws an animated picture: give it with --format svg",
-            )
-            .into());
-        }
-        (format, false) => format.into(),
-    };
+    let format = args.format.with_animation(args.animate)?;
     let board = Board::new(args.rows, args.cols)?;
     let start = Square::new(args.row, args.col);
     board.check_square(start)?;
