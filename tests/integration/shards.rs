@@ -340,6 +340,40 @@ fn three_workers_merge_pairs_to_the_direct_table() {
     }
 }
 
+/// `shards run --one-at-a-time` (one shard at a time, with the whole memory budget) computes
+/// what the shards side by side compute: its store merges to the direct table.
+#[test]
+fn one_shard_at_a_time_merges_to_the_direct_table() {
+    let workers = Workers::by(5, 6, &["--by", "pair"]);
+    let store = workers.store(0);
+    let plan = workers.plan.to_str().unwrap();
+    let child = spawn(
+        &store,
+        &[
+            "shards",
+            "run",
+            plan,
+            "--worker",
+            "0",
+            "--workers",
+            "1",
+            "--one-at-a-time",
+        ],
+    );
+    let stderr = finish(child);
+    assert!(stderr.contains("computed"), "{stderr}");
+    let merged = workers.with_stores("merge", &[store]).output().unwrap();
+    assert!(
+        merged.status.success(),
+        "{}",
+        String::from_utf8_lossy(&merged.stderr)
+    );
+    assert_eq!(
+        String::from_utf8(merged.stdout).unwrap(),
+        direct_table(5, 6)
+    );
+}
+
 /// By pair: a merge with shards missing names them and stores nothing; status counts what is
 /// done; a pair with two counts is refused naming both stores.
 #[test]
