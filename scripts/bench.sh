@@ -100,7 +100,9 @@ if [[ ${LONG:-0} == 1 ]]; then
         "--memory 16G count 7 8 --total|180|no|41332850120656"
         "--memory 16G count 7 8|900|no|41332850120656"
         "--memory 16G count 6 7|60|no"
-        "--memory 16G count 8 8 2 3 --to 5 3|300|no"
+        "--memory 16G count 8 8 2 3 --to 5 3|300|no|2039402798854"
+        # The corner pair: its half (5.9 GB as classes) and its mirror image; 16 GiB is the target.
+        "--memory 16G count 8 8 0 0 --to 0 7|2400|no|152548120426494"
     )
 fi
 
