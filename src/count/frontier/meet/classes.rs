@@ -68,7 +68,7 @@ pub(super) struct CutClasses<T> {
     cut: usize,
 }
 
-/// States moved into one block at a time (at least; a block ends with a class).
+/// States a block holds, about (a block holds whole classes).
 const BLOCK_STATES: usize = 1 << 20;
 
 impl<T: Tally + Copy> CutClasses<T> {
@@ -87,9 +87,7 @@ impl<T: Tally + Copy> CutClasses<T> {
     /// The mirror image of a set of cut squares (one bit a square), or the set itself.
     pub(super) fn mirror_squares(&self, squares: u32) -> u32 {
         match self.mirror {
-            Some(w) => (0..self.cut)
-                .filter(|&i| squares & (1 << i) != 0)
-                .fold(0, |image, i| image | 1 << mirror_square(i, w)),
+            Some(w) => mirror_cut_squares(squares, self.cut, w),
             None => squares,
         }
     }
@@ -161,19 +159,29 @@ impl<T: Copy> CutClasses<T> {
         mirror: Option<usize>,
         classes: impl Iterator<Item = Result<(u64, Vec<CutState<T>>), E>>,
     ) -> Result<CutClasses<T>, E> {
-        let mut blocks: Vec<Vec<CutState<T>>> = vec![Vec::new()];
+        // Each block is allocated once, at its size: a block that grew by doubling would hold
+        // up to twice its states for a moment, and a quarter more for good.
+        let mut blocks: Vec<Vec<CutState<T>>> = vec![Vec::with_capacity(BLOCK_STATES)];
         let mut index = HashMap::new();
         for class in classes {
             let (key, states) = class?;
             let mut block = blocks.last_mut().expect("one block at least");
-            if block.len() >= BLOCK_STATES {
-                blocks.push(Vec::new());
-                block = blocks.last_mut().expect("just pushed");
+            if block.len() + states.len() > block.capacity() {
+                if block.is_empty() {
+                    block.reserve_exact(states.len());
+                } else {
+                    block.shrink_to_fit();
+                    blocks.push(Vec::with_capacity(BLOCK_STATES.max(states.len())));
+                    block = blocks.last_mut().expect("just pushed");
+                }
             }
             let from = block.len();
             block.extend_from_slice(&states);
             let to = block.len();
             index.insert(key, (blocks.len() - 1, from, to));
+        }
+        if let Some(block) = blocks.last_mut() {
+            block.shrink_to_fit();
         }
         Ok(CutClasses {
             blocks,
@@ -183,37 +191,89 @@ impl<T: Copy> CutClasses<T> {
         })
     }
 
-    /// The mirror image of a half's classes on a cut of two rows of width `w`, which must keep
-    /// every state apart: the half whose fixed ends are the mirror images of this one's.
-    pub(super) fn mirror_image(&self, w: usize) -> CutClasses<T> {
-        debug_assert!(self.mirror.is_none(), "only a half kept state by state");
-        // The image of a class is one class, so the classes are mirrored one at a time.
-        let mut images: Vec<(u64, u64)> = self
-            .index
-            .keys()
-            .map(|&key| (mirrored_class(key, self.cut, w), key))
-            .collect();
-        images.sort_unstable();
-        let classes = images.into_iter().map(|(image, key)| {
-            let mut states: Vec<CutState<T>> = self
-                .class_states(key)
-                .iter()
-                .map(|s| mirrored(key, *s, self.cut, w).state())
-                .collect();
-            states.sort_unstable_by_key(|s| s.links);
-            Ok::<_, std::convert::Infallible>((image, states))
-        });
-        match CutClasses::from_classes(self.cut, None, classes) {
-            Ok(image) => image,
-            Err(never) => match never {},
-        }
-    }
-
     fn class_states(&self, key: u64) -> &[CutState<T>] {
         self.index
             .get(&key)
             .map_or(&[], |&(block, from, to)| &self.blocks[block][from..to])
     }
+}
+
+/// A half as a join reads its bottoms: as kept, or as its mirror image (left to right, on a
+/// cut of two rows of width `w`), mirrored a class at a time as the join asks for it, never
+/// copied whole (a corner's half of 8x8 is 5.9 GB).
+#[derive(Clone, Copy)]
+pub(super) struct Bottoms<'a, T> {
+    classes: &'a CutClasses<T>,
+    mirror: Option<usize>,
+}
+
+impl<'a, T> From<&'a CutClasses<T>> for Bottoms<'a, T> {
+    fn from(classes: &'a CutClasses<T>) -> Self {
+        Bottoms {
+            classes,
+            mirror: None,
+        }
+    }
+}
+
+impl<'a, T: Tally + Copy> Bottoms<'a, T> {
+    /// The mirror image of `classes`, on a cut of two rows of width `w`.
+    pub(super) fn mirrored(classes: &'a CutClasses<T>, w: usize) -> Self {
+        Bottoms {
+            classes,
+            mirror: Some(w),
+        }
+    }
+
+    /// Whether the half is its own mirror image, kept a pair of images at a time.
+    pub(super) fn folded(&self) -> bool {
+        self.classes.folded()
+    }
+
+    /// The class of every state.
+    pub(super) fn keys(&self) -> Vec<u64> {
+        let keys = self.classes.whole_keys();
+        match self.mirror {
+            None => keys,
+            Some(w) => keys
+                .into_iter()
+                .map(|key| mirrored_class(key, self.classes.cut, w))
+                .collect(),
+        }
+    }
+
+    /// The number of states kept of class `key` (a measure of its work).
+    pub(super) fn kept(&self, key: u64) -> usize {
+        let key = match self.mirror {
+            None => key,
+            Some(w) => mirrored_class(key, self.classes.cut, w),
+        };
+        self.classes.class_states(key).len()
+    }
+
+    /// Every state of class `key` with its own count, each mirror image apart.
+    pub(super) fn whole(&self, key: u64) -> std::borrow::Cow<'a, [CutState<T>]> {
+        let Some(w) = self.mirror else {
+            return self.classes.whole(key);
+        };
+        let cut = self.classes.cut;
+        let image = mirrored_class(key, cut, w);
+        let states = self.classes.whole(image);
+        std::borrow::Cow::Owned(
+            states
+                .iter()
+                .map(|s| mirrored(image, *s, cut, w).state())
+                .collect(),
+        )
+    }
+}
+
+/// The mirror image of a set of cut squares (one bit a square) on a cut of `cut` squares in
+/// two rows of width `w`.
+pub(super) fn mirror_cut_squares(squares: u32, cut: usize, w: usize) -> u32 {
+    (0..cut)
+        .filter(|&i| squares & (1 << i) != 0)
+        .fold(0, |image, i| image | 1 << mirror_square(i, w))
 }
 
 /// Whether a reduced state is the state `b` of class `class`.

@@ -20,7 +20,7 @@ use hashbrown::HashMap;
 use num_bigint::BigUint;
 use rayon::prelude::*;
 
-use super::classes::{CutClasses, CutState, class_key, degree_of};
+use super::classes::{Bottoms, CutClasses, CutState, class_key, degree_of};
 use super::cut::chosen_moves;
 use crate::cancel::CancelFlag;
 use crate::count::frontier::tally::ProductSum;
@@ -61,14 +61,14 @@ impl JoinRules<'_> {
 /// where the bottoms and the required ends are symmetric left to right.
 pub(super) fn lookup_join<T: Tally + Copy + Into<u128>>(
     tops: &CutClasses<T>,
-    bottoms: &CutClasses<T>,
+    bottoms: Bottoms<'_, T>,
     rules: JoinRules,
     cancel: &CancelFlag,
 ) -> Result<Option<BigUint>, Error> {
     cancel.check()?;
-    let mut classes = bottoms.whole_keys();
+    let mut classes = bottoms.keys();
     // The largest classes first, so that both cores finish together.
-    classes.sort_unstable_by_key(|&key| (std::cmp::Reverse(bottoms.class(key).len()), key));
+    classes.sort_unstable_by_key(|&key| (std::cmp::Reverse(bottoms.kept(key)), key));
     let total = classes
         .par_iter()
         .map(|&key| {

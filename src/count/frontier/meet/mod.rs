@@ -17,7 +17,7 @@ mod tests;
 
 use num_bigint::BigUint;
 
-use self::classes::{CutClasses, cut_classes};
+use self::classes::{Bottoms, CutClasses, cut_classes};
 use self::lookup::{JoinRules, lookup_join};
 use super::layer::{Layer, by_word, first_layer};
 use super::plan::{FrontierMode, FrontierStats, Plan, Purpose};
@@ -83,13 +83,14 @@ impl Plan {
     /// of mirror images at a time (the total's half, as the bottoms) join once where the
     /// required ends are their own mirror image; else the tours with the required ends and
     /// those with their mirror image are counted together, which is twice the count.
-    fn lookup<T: Tally + Copy + Into<u128>>(
+    fn lookup<'b, T: Tally + Copy + Into<u128> + 'b>(
         &self,
         tops: &CutClasses<T>,
-        bottoms: &CutClasses<T>,
+        bottoms: impl Into<Bottoms<'b, T>>,
         rules: JoinRules,
         cancel: &CancelFlag,
     ) -> Result<BigUint, Error> {
+        let bottoms = bottoms.into();
         let join = |rules: JoinRules| -> Result<BigUint, Error> {
             lookup_join(tops, bottoms, rules, cancel)?.ok_or(Error::Overflow { board: self.board })
         };

@@ -10,7 +10,7 @@ use std::path::Path;
 use num_bigint::BigUint;
 
 use super::Join;
-use super::classes::CutClasses;
+use super::classes::{Bottoms, CutClasses, mirror_cut_squares};
 use super::lookup::JoinRules;
 use super::saved::{self, SavedCount};
 use crate::board::{Square, Symmetry};
@@ -18,6 +18,7 @@ use crate::cancel::CancelFlag;
 use crate::count::frontier::layer::by_word;
 use crate::count::frontier::plan::{FrontierMode, FrontierStats, Plan, Purpose};
 use crate::count::frontier::state::Word;
+use crate::count::frontier::tally::Tally;
 use crate::error::Error;
 use crate::memory::MemoryBudget;
 
@@ -131,6 +132,15 @@ impl Plan {
         !self.cut_around_centre() && self.mirror_fold
     }
 
+    /// The half whose fixed ends are the mirror images of those of `kind`, where the halves are
+    /// had so (see [`Plan::mirrors_halves`]); else `kind` itself.
+    fn mirror_kind(&self, kind: HalfKind) -> HalfKind {
+        match kind {
+            HalfKind::OneEnd(v) if self.mirrors_halves() => HalfKind::OneEnd(self.mirror_index(v)),
+            _ => kind,
+        }
+    }
+
     /// The mirror image (left to right) of square `v`.
     fn mirror_index(&self, v: usize) -> usize {
         (v / self.w) * self.w + (self.w - 1 - v % self.w)
@@ -186,14 +196,17 @@ impl Halves<'_> {
         kind: HalfKind,
         join: &Join,
         stats: &mut FrontierStats,
-    ) -> Result<CutClasses<T>, Error> {
+    ) -> Result<Half<T>, Error> {
         let all = self.all;
         let name = all.half_name(kind, T::BITS);
         let dir = self.dir.filter(|_| !matches!(kind, HalfKind::BothEnds(..)));
         if let Some(dir) = dir {
             if let Some(classes) = saved::load::<T>(dir, &name)? {
                 stats.halves_read += 1;
-                return Ok(classes);
+                return Ok(Half {
+                    classes,
+                    mirrored: false,
+                });
             }
             if let HalfKind::OneEnd(v) = kind
                 && all.mirror_index(v) != v
@@ -202,7 +215,10 @@ impl Halves<'_> {
                 let image = HalfKind::OneEnd(all.mirror_index(v));
                 if let Some(classes) = saved::load::<T>(dir, &all.half_name(image, T::BITS))? {
                     stats.halves_read += 1;
-                    return Ok(classes.mirror_image(all.w));
+                    return Ok(Half {
+                        classes,
+                        mirrored: true,
+                    });
                 }
             }
         }
@@ -213,7 +229,64 @@ impl Halves<'_> {
             saved::save(dir, &name, &classes)?;
             stats.halves_saved += 1;
         }
-        Ok(classes)
+        Ok(Half {
+            classes,
+            mirrored: false,
+        })
+    }
+
+    /// The count of one pair's join: its halves had (see [`Halves::get`]) and joined, holding
+    /// one half where the other is the same or its mirror image.
+    fn join<Wd: Word, T: SavedCount + Into<u128>>(
+        &self,
+        pair: PairJoin,
+        join: &Join,
+        stats: &mut FrontierStats,
+    ) -> Result<BigUint, Error> {
+        let (all, cancel) = (self.all, self.cancel);
+        let rules = JoinRules::open(join.cut, &join.fixed, pair.required);
+        let tops = self.get::<Wd, T>(pair.tops, join, stats)?;
+        let top = (&tops.classes, tops.mirrored);
+        if pair.bottoms == pair.tops {
+            join_halves(all, top, top, rules, cancel)
+        } else if pair.bottoms == all.mirror_kind(pair.tops) {
+            // One end's half and its mirror image (a corner's pair along its row).
+            join_halves(all, top, (&tops.classes, !tops.mirrored), rules, cancel)
+        } else {
+            let bottoms = self.get::<Wd, T>(pair.bottoms, join, stats)?;
+            let bottom = (&bottoms.classes, bottoms.mirrored);
+            join_halves(all, top, bottom, rules, cancel)
+        }
+    }
+}
+
+/// A half's classes as had: the half itself, or the half whose mirror image (left to right)
+/// it is, which the join reads mirrored rather than copy.
+struct Half<T> {
+    classes: CutClasses<T>,
+    mirrored: bool,
+}
+
+/// The join of `tops` with `bottoms` (each as had) for `required`. A join of mirror images is
+/// the mirror image of a join, so mirrored tops are joined as kept, with the bottoms and the
+/// required ends mirrored instead: only bottoms are ever read mirrored.
+fn join_halves<T: Tally + Copy + Into<u128>>(
+    all: &Plan,
+    tops: (&CutClasses<T>, bool),
+    bottoms: (&CutClasses<T>, bool),
+    rules: JoinRules,
+    cancel: &CancelFlag,
+) -> Result<BigUint, Error> {
+    let (tops, tops_mirrored) = tops;
+    let (bottoms, bottoms_mirrored) = bottoms;
+    let mut rules = rules;
+    if tops_mirrored {
+        rules.required = mirror_cut_squares(rules.required, rules.cut, all.w);
+    }
+    if tops_mirrored != bottoms_mirrored {
+        all.lookup(tops, Bottoms::mirrored(bottoms, all.w), rules, cancel)
+    } else {
+        all.lookup(tops, bottoms, rules, cancel)
     }
 }
 
@@ -253,14 +326,7 @@ fn meet_pair_word<Wd: Word, T: SavedCount + Into<u128>>(
         budget,
         cancel,
     };
-    let rules = JoinRules::open(join.cut, &join.fixed, pair.required);
-    let tops = halves.get::<Wd, T>(pair.tops, &join, &mut stats)?;
-    let count = if pair.bottoms == pair.tops {
-        all.lookup(&tops, &tops, rules, cancel)?
-    } else {
-        let bottoms = halves.get::<Wd, T>(pair.bottoms, &join, &mut stats)?;
-        all.lookup(&tops, &bottoms, rules, cancel)?
-    };
+    let count = halves.join::<Wd, T>(pair, &join, &mut stats)?;
     Ok((count, stats))
 }
 
@@ -289,14 +355,7 @@ mod tests {
             cancel: &cancel,
         };
         let mut stats = FrontierStats::default();
-        let tops = halves
-            .get::<u64, u64>(pair.tops, &join, &mut stats)
-            .unwrap();
-        let bottoms = halves
-            .get::<u64, u64>(pair.bottoms, &join, &mut stats)
-            .unwrap();
-        let rules = JoinRules::open(join.cut, &join.fixed, pair.required);
-        all.lookup(&tops, &bottoms, rules, &cancel).unwrap()
+        halves.join::<u64, u64>(pair, &join, &mut stats).unwrap()
     }
 
     /// Every image of every pair under the board's symmetries, whatever halves it needs (two

@@ -180,29 +180,11 @@ pub(super) fn load<T: SavedCount>(dir: &Path, name: &str) -> Result<Option<CutCl
     {
         return Err(refuse(format!("is not the half {name}")));
     }
-    let mut classes = Vec::new();
-    loop {
-        let key = input.word().map_err(cut_short)?;
-        if key == u64::MAX {
-            break;
-        }
-        let len = input.word().map_err(cut_short)? as usize;
-        let record = 8 + T::BYTES;
-        let Some(size) = len.checked_mul(record).filter(|&s| s <= 1 << 40) else {
-            return Err(refuse(
-                "is damaged (a class of impossible size)".to_string(),
-            ));
-        };
-        let raw = input.bytes(size).map_err(cut_short)?;
-        let states: Vec<CutState<T>> = raw
-            .chunks_exact(record)
-            .map(|r| CutState {
-                links: u64::from_le_bytes(r[..8].try_into().expect("8 bytes")),
-                count: T::take(&r[8..]),
-            })
-            .collect();
-        classes.push((key, states));
-    }
+    // The classes go into their blocks as they are read, so the half is held once; a file
+    // whose checksum fails at the end is dropped whole (it was only read).
+    let mirror = (mirror != 0).then_some(mirror as usize);
+    let classes = std::iter::from_fn(|| read_class::<T>(&mut input).transpose());
+    let classes = CutClasses::from_classes(cut as usize, mirror, classes).map_err(refuse)?;
     let expected = input.sum.0;
     let mut stored = [0u8; 8];
     input.reader.read_exact(&mut stored).map_err(cut_short)?;
@@ -215,12 +197,33 @@ pub(super) fn load<T: SavedCount>(dir: &Path, name: &str) -> Result<Option<CutCl
     if input.reader.read(&mut rest).map_err(cut_short)? != 0 {
         return Err(refuse("is damaged (bytes after its end)".to_string()));
     }
-    let mirror = (mirror != 0).then_some(mirror as usize);
-    let classes = classes.into_iter().map(Ok::<_, std::convert::Infallible>);
-    match CutClasses::from_classes(cut as usize, mirror, classes) {
-        Ok(classes) => Ok(Some(classes)),
-        Err(never) => match never {},
+    Ok(Some(classes))
+}
+
+/// One class as saved: its key and its states.
+type SavedClass<T> = (u64, Vec<CutState<T>>);
+
+/// The next class of a saved half, `None` at its end, or why the file is refused.
+fn read_class<T: SavedCount>(input: &mut Input) -> Result<Option<SavedClass<T>>, String> {
+    let cut_short = |e: std::io::Error| format!("is cut short or unreadable ({e})");
+    let key = input.word().map_err(cut_short)?;
+    if key == u64::MAX {
+        return Ok(None);
     }
+    let len = input.word().map_err(cut_short)? as usize;
+    let record = 8 + T::BYTES;
+    let Some(size) = len.checked_mul(record).filter(|&s| s <= 1 << 40) else {
+        return Err("is damaged (a class of impossible size)".to_string());
+    };
+    let raw = input.bytes(size).map_err(cut_short)?;
+    let states = raw
+        .chunks_exact(record)
+        .map(|r| CutState {
+            links: u64::from_le_bytes(r[..8].try_into().expect("8 bytes")),
+            count: T::take(&r[8..]),
+        })
+        .collect();
+    Ok(Some((key, states)))
 }
 
 /// The zeros after a name of `len` bytes that bring it to a whole number of 8-byte words (the
