@@ -27,25 +27,49 @@ pub struct SeriesRow {
     pub from_store: bool,
 }
 
-/// Refuses, before any store is touched, a series that no engine asked for can count: the one
-/// frontier pass takes any length when `rows` is narrow enough; otherwise every board must suit
-/// the engine chosen for it.
-pub fn check_engines(
+/// How far a series can go: the boards from the first asked that an engine asked for can count
+/// (the one frontier pass takes any length when `rows` is narrow enough; otherwise every board
+/// must suit the engine chosen for it), and why the next one cannot be counted.
+#[derive(Debug)]
+pub struct Reach {
+    /// The boards to count.
+    pub cols: RangeInclusive<u32>,
+    /// Why the series stops before the last board asked, if it does.
+    pub stop: Option<Error>,
+}
+
+/// Finds, before any store is touched, how far a series can go: refused when not even its
+/// first board can be counted. Boards only grow longer, so one that cannot be counted ends
+/// the series (`series 8 --cols 1..9` counts 8x1 to 8x7 and says why 8x8 is beyond it).
+pub fn reach(
     rows: u32,
     cols: RangeInclusive<u32>,
     kind: TourKind,
     settings: &Settings,
-) -> Result<(), Error> {
+) -> Result<Reach, Error> {
+    let (first, last) = (*cols.start(), *cols.end());
     for n in cols {
         let board = Board::new(rows, n)?;
         let question = Question::total(board, kind);
-        if settings.engine.in_one_pass(board, &question) {
-            settings.engine.check_total_reach(&question)?;
+        let counted = if settings.engine.in_one_pass(board, &question) {
+            settings.engine.check_total_reach(&question)
         } else {
-            settings.engine.choose(&question)?;
+            settings.engine.choose(&question).map(|_| ())
+        };
+        if let Err(e) = counted {
+            if n == first {
+                return Err(e);
+            }
+            return Ok(Reach {
+                cols: first..=n - 1,
+                stop: Some(e),
+            });
         }
     }
-    Ok(())
+    Ok(Reach {
+        cols: first..=last,
+        stop: None,
+    })
 }
 
 /// The boards `rows × n` for `n` in `cols`: their totals of `kind` tours, reported to `row` in
@@ -188,4 +212,29 @@ fn save(store: &mut Option<&mut Store>, answer: &Answer) -> Result<(), Error> {
         resolve::admit(store, Incoming::Computed(computed), &Settings::default())?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Width 8's open totals stop at 8x8 (beyond one machine): 8x1 to 8x7 are counted; a
+    /// series from 8x8 on is refused; closed tours go on.
+    #[test]
+    fn a_series_stops_before_the_first_board_beyond_reach() {
+        let settings = Settings::default();
+        let open = reach(8, 1..=9, TourKind::Open, &settings).unwrap();
+        assert_eq!(open.cols, 1..=7);
+        assert!(
+            matches!(open.stop, Some(Error::BeyondOneMachine { board, total: true }) if board == Board::new(8, 8).unwrap()),
+            "{:?}",
+            open.stop
+        );
+        assert!(reach(8, 8..=9, TourKind::Open, &settings).is_err());
+        let closed = reach(8, 1..=9, TourKind::Closed, &settings).unwrap();
+        assert_eq!(closed.cols, 1..=9);
+        assert!(closed.stop.is_none());
+        let seven = reach(7, 1..=10, TourKind::Open, &settings).unwrap();
+        assert_eq!((seven.cols, seven.stop.is_none()), (1..=10, true));
+    }
 }

@@ -17,7 +17,9 @@ The OEIS-style table: every board ROWS x n for n in the range, with its number o
 or closed with --closed), both directed (each direction counted) and undirected (each tour
 once). Boards the store has are known at once; the rest are computed (in one pass of the
 frontier engine where the short side is ROWS) and saved as each is known. On a terminal the
-lines come as boards are known; piped, the table comes at the end, aligned.
+lines come as boards are known; piped, the table comes at the end, aligned. Where a board is
+beyond every engine here (8x8's open total), the boards before it are shown and then why the
+series stops there, with a non-zero exit.
 
 Examples:
   knights series 3 --cols 4..20
@@ -44,11 +46,12 @@ pub struct Args {
 pub fn run(args: Args, session: &Session) -> Result<()> {
     let kind = args.kind.kind();
     let settings = session.settings(args.engine.engine);
-    knights::series::check_engines(args.rows, args.cols.clone(), kind, &settings)?;
+    let reach = knights::series::reach(args.rows, args.cols.clone(), kind, &settings)?;
+    let cols = reach.cols;
     let mut store = session.store()?;
     let format = Format::from(args.format);
     let bar = progress_bar(args.quiet);
-    bar.set_length(args.cols.clone().count() as u64);
+    bar.set_length(cols.clone().count() as u64);
     // On a terminal, text comes line by line as boards are known; elsewhere (and for JSON and
     // CSV) all at once at the end, in columns as wide as the widest count.
     let stream = format == Format::Table && std::io::stdout().is_terminal();
@@ -57,7 +60,7 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
     let mut printed = Ok(());
     let result = knights::series::series(
         args.rows,
-        args.cols.clone(),
+        cols,
         kind,
         store.as_deref_mut(),
         &settings,
@@ -81,5 +84,9 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
     if format != Format::Table {
         print(&format.exporter().board_totals(&rows)?)?;
     }
-    Ok(())
+    // The boards that could be counted are shown; then why the rest cannot be.
+    match reach.stop {
+        Some(why) => Err(why.into()),
+        None => Ok(()),
+    }
 }
