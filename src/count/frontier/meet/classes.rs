@@ -102,20 +102,24 @@ impl<T: Tally + Copy> CutClasses<T> {
             count.halve();
             CutState { count, ..*state }
         };
-        let mut states = Vec::new();
-        for state in self.class(key) {
-            let image = mirrored(key, *state, self.cut, w);
-            if same(&image, key, state) {
+        let own = self.class(key);
+        let image_key = mirrored_class(key, self.cut, w);
+        let theirs = self.class(image_key);
+        let mut states = Vec::with_capacity(own.len() + theirs.len());
+        // A state is its own image only in a class that is its own image.
+        let mirror = ClassMirror::new(key, self.cut, w);
+        for state in own {
+            if image_key == key && mirror.links(state.links) == state.links {
                 states.push(*state);
             } else {
                 states.push(halved(state));
             }
         }
-        let image_key = mirrored_class(key, self.cut, w);
-        for state in self.class(image_key) {
-            let image = mirrored(image_key, *state, self.cut, w);
-            if !same(&image, image_key, state) {
-                states.push(halved(&image.state()));
+        let mirror = ClassMirror::new(image_key, self.cut, w);
+        for state in theirs {
+            let links = mirror.links(state.links);
+            if image_key != key || links != state.links {
+                states.push(halved(&CutState { links, ..*state }));
             }
         }
         std::borrow::Cow::Owned(states)
@@ -258,11 +262,15 @@ impl<'a, T: Tally + Copy> Bottoms<'a, T> {
         };
         let cut = self.classes.cut;
         let image = mirrored_class(key, cut, w);
+        let mirror = ClassMirror::new(image, cut, w);
         let states = self.classes.whole(image);
         std::borrow::Cow::Owned(
             states
                 .iter()
-                .map(|s| mirrored(image, *s, cut, w).state())
+                .map(|s| CutState {
+                    links: mirror.links(s.links),
+                    count: s.count,
+                })
                 .collect(),
         )
     }
@@ -274,11 +282,6 @@ pub(super) fn mirror_cut_squares(squares: u32, cut: usize, w: usize) -> u32 {
     (0..cut)
         .filter(|&i| squares & (1 << i) != 0)
         .fold(0, |image, i| image | 1 << mirror_square(i, w))
-}
-
-/// Whether a reduced state is the state `b` of class `class`.
-fn same<T>(a: &Reduced<T>, class: u64, b: &CutState<T>) -> bool {
-    a.class == class && a.links == b.links
 }
 
 /// Reads a half's last layer (the cut in window slots `offset..offset + cut`) into classes, on
@@ -392,6 +395,35 @@ fn mirrored_class(key: u64, cut: usize, w: usize) -> u64 {
         degrees |= u64::from(degree_of(key, i)) << (2 * mirror_square(i, w));
     }
     degrees | (key >> 32) << 32
+}
+
+/// The mirror image of the states of one class, worked out once for the class: where each of
+/// its squares of degree 1 goes, and where the square its path runs to goes.
+struct ClassMirror {
+    /// The class's squares of degree 1 and their images.
+    ends: Vec<(usize, usize)>,
+    image: [u8; 16],
+}
+
+impl ClassMirror {
+    fn new(class: u64, cut: usize, w: usize) -> ClassMirror {
+        let mut image = [0u8; 16];
+        for (i, slot) in image.iter_mut().enumerate().take(cut) {
+            *slot = mirror_square(i, w) as u8;
+        }
+        let ends = (0..cut)
+            .filter(|&i| degree_of(class, i) == 1)
+            .map(|i| (i, mirror_square(i, w)))
+            .collect();
+        ClassMirror { ends, image }
+    }
+
+    /// The links of the mirror image of a state of the class.
+    fn links(&self, links: u64) -> u64 {
+        self.ends.iter().fold(0, |image, &(i, j)| {
+            image | u64::from(self.image[((links >> (4 * i)) & 15) as usize]) << (4 * j)
+        })
+    }
 }
 
 /// The mirror image of a reduced state (of class `class`) on a cut of two rows of width `w`.

@@ -150,8 +150,8 @@ fn join_class<T: Tally + Copy + Into<u128>>(
                 let end = u32::from(tour_ends & (1 << i) != 0);
                 top_degrees |= (2 - end - moves - bottom_degree(i)) << (2 * i);
             }
-            let top_class = class_key(top_degrees, top_ends as u32);
-            if tops.class(top_class).is_empty() {
+            let top_class = tops.class(class_key(top_degrees, top_ends as u32));
+            if top_class.is_empty() {
                 continue;
             }
             // The links every top of the class gets: the chosen moves, and the tour ends on
@@ -167,7 +167,7 @@ fn join_class<T: Tally + Copy + Into<u128>>(
             if !fits {
                 continue;
             }
-            for top in tops.class(top_class) {
+            for top in top_class {
                 let links = base.with_top(top.links, top_degrees, cut);
                 if let Some(matching) = links.and_then(|links| links.matching(&ends)) {
                     let sum = made.entry(matching).or_insert(0);
@@ -211,7 +211,8 @@ fn join_class<T: Tally + Copy + Into<u128>>(
         return None;
     }
     let mut sum = ProductSum::new();
-    descend(&sequences, 0, ends.nodes / 2, 0, &made, &mut sum)?;
+    let mut maps = vec![HashMap::new(); ends.nodes / 2];
+    descend(&sequences, 0, ends.nodes / 2, 0, &made, &mut maps, &mut sum)?;
     Some(sum.total())
 }
 
@@ -332,7 +333,8 @@ impl Links {
 fn bottom_sequence(links: u64, key: u64, ends: &Ends, cut: usize) -> u64 {
     let last = cut - 1;
     let mut partner = [NONE; 16];
-    let mut to_ends = Vec::with_capacity(2);
+    let mut to_ends = [NONE; 2];
+    let mut tour_ends = 0;
     for j in 0..cut {
         if degree_of(key, j) != 1 {
             continue;
@@ -340,12 +342,13 @@ fn bottom_sequence(links: u64, key: u64, ends: &Ends, cut: usize) -> u64 {
         let i = last - j;
         let other = ((links >> (4 * j)) & 15) as usize;
         if other == j {
-            to_ends.push(ends.rank[i]);
+            to_ends[tour_ends] = ends.rank[i];
+            tour_ends += 1;
         } else {
             partner[ends.rank[i] as usize] = ends.rank[last - other];
         }
     }
-    match to_ends[..] {
+    match to_ends[..tour_ends] {
         // One tour end behind the bottom: its path runs to INF.
         [r] => {
             let inf = ends.rank[INF];
@@ -372,13 +375,15 @@ fn bottom_sequence(links: u64, key: u64, ends: &Ends, cut: usize) -> u64 {
 
 /// Pushes the matchings `made` down the trie of `bottoms` (sorted sequences sharing their first
 /// `depth` links; `matched`: the ranks those links took), adding each leaf's ways to `sum`.
-/// `None` on overflow.
+/// `maps`: one map a level below this one, kept from node to node (allocating them anew at
+/// every node of the trie was a fifth of a join's time). `None` on overflow.
 fn descend(
     bottoms: &[(u64, u128)],
     depth: usize,
     pairs: usize,
     matched: u32,
     made: &HashMap<u64, u128>,
+    maps: &mut [HashMap<u64, u128>],
     sum: &mut ProductSum,
 ) -> Option<()> {
     if depth + 1 == pairs {
@@ -392,9 +397,25 @@ fn descend(
         }
         return Some(());
     }
+    if bottoms.len() <= FEW_BOTTOMS {
+        // Few bottoms left: each matching is checked against their remaining links at once,
+        // cheaper than a map a level.
+        for &(sequence, count) in bottoms {
+            let mut ways = 0u128;
+            let rest = Remaining::of(sequence, depth, pairs, matched);
+            for (&q, &w) in made {
+                if rest.one_cycle_with(q) {
+                    ways = ways.checked_add(w)?;
+                }
+            }
+            sum.add(ways, count);
+        }
+        return Some(());
+    }
     let a = (!matched).trailing_zeros();
     let shift = 4 * (7 - depth as u32);
     let nibble = |q: u64, r: u32| ((q >> (4 * r)) & 15) as u32;
+    let (next, deeper) = maps.split_first_mut().expect("a map for every level");
     let mut from = 0;
     while from < bottoms.len() {
         let b = ((bottoms[from].0 >> shift) & 15) as u32;
@@ -402,7 +423,7 @@ fn descend(
         while to < bottoms.len() && ((bottoms[to].0 >> shift) & 15) as u32 == b {
             to += 1;
         }
-        let mut next: HashMap<u64, u128> = HashMap::with_capacity(made.len());
+        next.clear();
         for (&q, &w) in made {
             let x = nibble(q, a);
             if x == b {
@@ -421,11 +442,61 @@ fn descend(
                 depth + 1,
                 pairs,
                 matched | 1 << a | 1 << b,
-                &next,
+                next,
+                deeper,
                 sum,
             )?;
         }
         from = to;
     }
     Some(())
+}
+
+/// Bottoms below a node of the trie that are met one by one rather than by going down it.
+const FEW_BOTTOMS: usize = 4;
+
+/// The links of one bottom still to come below a node of the trie, by rank.
+struct Remaining {
+    partner: [u8; 16],
+    /// The lowest rank still unmatched, and how many are.
+    start: u8,
+    nodes: u32,
+}
+
+impl Remaining {
+    /// The links of `sequence` from `depth` on, with the ranks `matched` taken above.
+    fn of(sequence: u64, depth: usize, pairs: usize, mut matched: u32) -> Remaining {
+        let mut partner = [NONE; 16];
+        let start = (!matched).trailing_zeros() as u8;
+        for d in depth..pairs {
+            let a = (!matched).trailing_zeros() as usize;
+            let b = ((sequence >> (4 * (7 - d))) & 15) as usize;
+            partner[a] = b as u8;
+            partner[b] = a as u8;
+            matched |= 1 << a | 1 << b;
+        }
+        Remaining {
+            partner,
+            start,
+            nodes: 2 * (pairs - depth) as u32,
+        }
+    }
+
+    /// Whether these links and the matching `q` of the same ranks make one cycle through all.
+    fn one_cycle_with(&self, q: u64) -> bool {
+        let start = u32::from(self.start);
+        let mut at = start;
+        let mut passed = 0;
+        loop {
+            let across = u32::from(self.partner[at as usize]);
+            at = ((q >> (4 * across)) & 15) as u32;
+            passed += 2;
+            if at == start {
+                return passed == self.nodes;
+            }
+            if passed >= self.nodes {
+                return false;
+            }
+        }
+    }
 }
