@@ -219,3 +219,97 @@ fn seven_by_eight_table_adds_up_to_the_published_total() {
 fn seven_by_eight_recount() {
     recount_from(7, 8, &[(6, 0), (5, 2), (0, 4)]);
 }
+
+/// `data/8x8-pairs.csv`: the 8x8 pairs the plan by pair has counted so far (the plan is run
+/// here in pieces; see `data/README.md`). Each row is a shard of `knights shards plan 8 8`,
+/// once; a pair of squares of one colour is a theorem's zero and every other pair has tours;
+/// the pairs, each times the number of ordered pairs its shard stands for, add up to at most
+/// OEIS A165134's 8x8 total, and to exactly that once every shard is there; the pair of the
+/// corner and a square a move away is OEIS A001230's closed tours; and the file imports
+/// through the store's checks and is served from it.
+#[test]
+fn eight_by_eight_pairs_so_far_are_shards_of_the_plan_and_fit_the_published_total() {
+    use num_bigint::BigUint;
+    let file = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("data")
+        .join("8x8-pairs.csv");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let answers = read_answers(&text, ExchangeFormat::Csv).unwrap();
+    assert!(!answers.is_empty());
+    let test = TestStore::new();
+    let dir = tempfile::tempdir().unwrap();
+    let plan = dir.path().join("plan.jsonl");
+    test.knights()
+        .args(["shards", "plan", "8", "8", "-o"])
+        .arg(&plan)
+        .assert()
+        .success();
+    let plan = std::fs::read_to_string(&plan).unwrap();
+    let shards: Vec<serde_json::Value> = plan
+        .lines()
+        .skip(1)
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    let weight_of = |question: &Question| -> u64 {
+        let (from, to) = (question.start.unwrap(), question.end.unwrap());
+        let wanted = [from.row, from.col, to.row, to.col].map(u64::from);
+        let shard = shards
+            .iter()
+            .find(|s| {
+                ["row", "col", "to_row", "to_col"].map(|k| s[k].as_u64().unwrap()) == wanted
+            })
+            .unwrap_or_else(|| panic!("{question} is no shard of the plan"));
+        shard["weight"].as_u64().unwrap()
+    };
+    let mut seen = HashSet::new();
+    let mut sum = BigUint::default();
+    for (line, answer) in &answers {
+        let question = answer.question;
+        assert!(question.end.is_some(), "line {line}: not a pair");
+        assert!(seen.insert(question), "line {line}: {question} twice");
+        let (from, to) = (question.start.unwrap(), question.end.unwrap());
+        let same_colour = (from.row + from.col + to.row + to.col) % 2 == 0;
+        assert_eq!(answer.engine == "theorem", same_colour, "line {line}");
+        assert_eq!(answer.count == BigUint::default(), same_colour, "line {line}");
+        sum += &answer.count * weight_of(&question);
+    }
+    let published = crate::util::published_totals("open_directed")
+        .into_iter()
+        .find(|t| (t.rows, t.cols) == (8, 8))
+        .expect("tests/data/board-totals.csv has 8x8");
+    let published = BigUint::from(published.count);
+    if seen.len() == shards.len() {
+        assert_eq!(sum, published, "the whole plan: the published total");
+    } else {
+        assert!(sum < published, "{sum} of {published}");
+    }
+    // Independent evidence: the corner (0, 0) has two moves, to (1, 2) and (2, 1), and every
+    // closed tour takes both; without its move to (1, 2), each closed tour is one open tour
+    // from (0, 0) to (1, 2), and every such tour closes. So that pair is A001230's 8x8 count.
+    let closed = crate::util::published_totals("closed_undirected")
+        .into_iter()
+        .find(|t| (t.rows, t.cols) == (8, 8))
+        .expect("tests/data/board-totals.csv has 8x8's closed tours");
+    let (_, next_to_corner) = answers
+        .iter()
+        .find(|(_, a)| {
+            a.question.start == Some(knights::Square::new(0, 0))
+                && a.question.end == Some(knights::Square::new(1, 2))
+        })
+        .expect("the pair (0, 0) to (1, 2) is among the first counted");
+    assert_eq!(next_to_corner.count, BigUint::from(closed.count));
+    test.knights().arg("import").arg(&file).assert().success();
+    let (_, corner) = answers
+        .iter()
+        .find(|(_, a)| {
+            a.question.start == Some(knights::Square::new(0, 0))
+                && a.question.end == Some(knights::Square::new(0, 7))
+        })
+        .expect("the corner pair along the first row is among the first counted");
+    test.knights()
+        .args(["count", "8", "8", "0", "0", "--to", "0", "7", "--stats"])
+        .assert()
+        .success()
+        .stdout(format!("{}\n", corner.count))
+        .stderr(predicates::str::contains("answered from the store"));
+}
