@@ -255,9 +255,7 @@ fn eight_by_eight_pairs_so_far_are_shards_of_the_plan_and_fit_the_published_tota
         let wanted = [from.row, from.col, to.row, to.col].map(u64::from);
         let shard = shards
             .iter()
-            .find(|s| {
-                ["row", "col", "to_row", "to_col"].map(|k| s[k].as_u64().unwrap()) == wanted
-            })
+            .find(|s| ["row", "col", "to_row", "to_col"].map(|k| s[k].as_u64().unwrap()) == wanted)
             .unwrap_or_else(|| panic!("{question} is no shard of the plan"));
         shard["weight"].as_u64().unwrap()
     };
@@ -270,7 +268,11 @@ fn eight_by_eight_pairs_so_far_are_shards_of_the_plan_and_fit_the_published_tota
         let (from, to) = (question.start.unwrap(), question.end.unwrap());
         let same_colour = (from.row + from.col + to.row + to.col) % 2 == 0;
         assert_eq!(answer.engine == "theorem", same_colour, "line {line}");
-        assert_eq!(answer.count == BigUint::default(), same_colour, "line {line}");
+        assert_eq!(
+            answer.count == BigUint::default(),
+            same_colour,
+            "line {line}"
+        );
         sum += &answer.count * weight_of(&question);
     }
     let published = crate::util::published_totals("open_directed")
@@ -290,26 +292,24 @@ fn eight_by_eight_pairs_so_far_are_shards_of_the_plan_and_fit_the_published_tota
         .into_iter()
         .find(|t| (t.rows, t.cols) == (8, 8))
         .expect("tests/data/board-totals.csv has 8x8's closed tours");
-    let (_, next_to_corner) = answers
-        .iter()
-        .find(|(_, a)| {
-            a.question.start == Some(knights::Square::new(0, 0))
-                && a.question.end == Some(knights::Square::new(1, 2))
-        })
-        .expect("the pair (0, 0) to (1, 2) is among the first counted");
-    assert_eq!(next_to_corner.count, BigUint::from(closed.count));
+    let pair = |from: (u32, u32), to: (u32, u32)| -> BigUint {
+        let (from, to) = (
+            knights::Square::new(from.0, from.1),
+            knights::Square::new(to.0, to.1),
+        );
+        let found = answers
+            .iter()
+            .find(|(_, a)| a.question.start == Some(from) && a.question.end == Some(to));
+        let (_, answer) =
+            found.unwrap_or_else(|| panic!("{from} to {to} is among the first counted"));
+        answer.count.clone()
+    };
+    assert_eq!(pair((0, 0), (1, 2)), BigUint::from(closed.count));
     test.knights().arg("import").arg(&file).assert().success();
-    let (_, corner) = answers
-        .iter()
-        .find(|(_, a)| {
-            a.question.start == Some(knights::Square::new(0, 0))
-                && a.question.end == Some(knights::Square::new(0, 7))
-        })
-        .expect("the corner pair along the first row is among the first counted");
     test.knights()
         .args(["count", "8", "8", "0", "0", "--to", "0", "7", "--stats"])
         .assert()
         .success()
-        .stdout(format!("{}\n", corner.count))
+        .stdout(format!("{}\n", pair((0, 0), (0, 7))))
         .stderr(predicates::str::contains("answered from the store"));
 }
