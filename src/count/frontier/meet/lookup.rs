@@ -375,8 +375,8 @@ fn bottom_sequence(links: u64, key: u64, ends: &Ends, cut: usize) -> u64 {
 
 /// Pushes the matchings `made` down the trie of `bottoms` (sorted sequences sharing their first
 /// `depth` links; `matched`: the ranks those links took), adding each leaf's ways to `sum`.
-/// `maps`: one map a level below this one, kept from node to node (allocating them anew at
-/// every node of the trie was a fifth of a join's time). `None` on overflow.
+/// `maps`: one map a level below this one, kept from node to node (a map allocated anew at
+/// every node of the trie is paged in anew too). `None` on overflow.
 fn descend(
     bottoms: &[(u64, u128)],
     depth: usize,
