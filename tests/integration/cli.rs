@@ -197,7 +197,9 @@ fn count_rejects_bad_arguments() {
     for args in [
         &["count", "8", "8", "--total"][..],
         &["series", "8", "--cols", "8..8"],
-        &["series", "8", "--cols", "5..9"],
+        // (A series from below counts the boards before 8x8 and then stops with this line:
+        // `series::tests::a_series_stops_before_the_first_board_beyond_reach`.)
+        &["series", "8", "--cols", "8..9"],
     ] {
         rejects(
             args,

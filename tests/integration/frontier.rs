@@ -226,21 +226,6 @@ fn series_prints_one_line_per_board_and_saves_them() {
         .stderr(contains("is empty"));
 }
 
-/// A series whose first board is beyond one machine (8x8's open total) is refused before
-/// any work, with nothing on standard output (where a later board is, the boards before it
-/// are counted: `series::tests::a_series_stops_before_the_first_board_beyond_reach`).
-#[test]
-fn series_beyond_one_machine_is_refused_before_any_work() {
-    use predicates::str::contains;
-    let test = crate::util::TestStore::new();
-    test.knights()
-        .args(["series", "8", "--cols", "8..9"])
-        .assert()
-        .code(2)
-        .stdout("")
-        .stderr(contains("beyond one machine"));
-}
-
 /// A series whose tallest boards are near square counts them on their own by meeting in the
 /// middle (5x6..5x9 here), not in one pass; a longer series reaches the same boards in its
 /// pass (5x10 is too long to meet), and both agree with each other and the published totals.
