@@ -212,9 +212,10 @@ impl Resolution {
                 f.peak_states,
                 f.peak_bytes as f64 / (1u64 << 20) as f64,
                 f.bytes_per_state(),
-                match f.count_bits {
-                    0 => "arbitrary precision".to_string(),
-                    bits => format!("{bits} bits"),
+                match (f.count_primes, f.count_bits) {
+                    (0, 0) => "arbitrary precision".to_string(),
+                    (0, bits) => format!("{bits} bits"),
+                    (primes, bits) => format!("residues modulo {primes} primes ({bits} bits)"),
                 }
             )
         } else {

@@ -10,7 +10,8 @@ use hashbrown::HashMap;
 use num_bigint::BigUint;
 use rayon::prelude::*;
 
-use super::plan::{FrontierStats, Plan};
+use super::plan::{FrontierMode, FrontierStats, Plan};
+use super::residue::primes_for;
 use super::rules::Outcome;
 use super::state::{Codec, Word};
 use super::step::Step;
@@ -206,6 +207,77 @@ macro_rules! widening {
 }
 pub(super) use widening;
 
+/// How a pass keeps its counts (see [`Plan::lanes`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Lanes {
+    /// Modulo `2^64`.
+    Wrapping,
+    /// Modulo this many primes.
+    Primes(usize),
+    /// In arbitrary precision.
+    Big,
+}
+
+/// `$call` with the type `$T` set to the count type of `$lanes`: `Residues<K>` for the least
+/// `K` offered that is at least the primes asked (a few sizes, so that the engine is compiled
+/// for a few count types only).
+macro_rules! by_lanes {
+    ($lanes:expr, $T:ident => $call:expr) => {{
+        use $crate::count::frontier::layer::Lanes;
+        use $crate::count::frontier::tally::{Residues, Wrapping64};
+        match $lanes {
+            Lanes::Wrapping => {
+                type $T = Wrapping64;
+                $call
+            }
+            Lanes::Primes(0..=2) => {
+                type $T = Residues<2>;
+                $call
+            }
+            Lanes::Primes(3) => {
+                type $T = Residues<3>;
+                $call
+            }
+            Lanes::Primes(4) => {
+                type $T = Residues<4>;
+                $call
+            }
+            Lanes::Primes(5..=6) => {
+                type $T = Residues<6>;
+                $call
+            }
+            Lanes::Primes(7..=8) => {
+                type $T = Residues<8>;
+                $call
+            }
+            Lanes::Primes(9..=16) => {
+                type $T = Residues<16>;
+                $call
+            }
+            Lanes::Primes(17..=32) => {
+                type $T = Residues<32>;
+                $call
+            }
+            Lanes::Primes(33..=64) => {
+                type $T = Residues<64>;
+                $call
+            }
+            Lanes::Primes(65..=128) => {
+                type $T = Residues<128>;
+                $call
+            }
+            Lanes::Primes(_) => {
+                type $T = Residues<256>;
+                $call
+            }
+            Lanes::Big => {
+                type $T = num_bigint::BigUint;
+                $call
+            }
+        }
+    }};
+}
+
 impl Plan {
     /// Runs the dynamic program over the board of `heights.end()` rows, reporting the count of
     /// every height in `heights` after its last row.
@@ -226,22 +298,37 @@ impl Plan {
         cancel: &CancelFlag,
         report: &mut dyn FnMut(usize, BigUint),
     ) -> Result<FrontierStats, Error> {
-        // Heights are reported as soon as they are known; a run redone with wider counts
-        // (after an overflow) does not report them again.
-        let mut reported = std::collections::BTreeSet::new();
-        let mut once = |height: usize, count: BigUint| {
-            if reported.insert(height) {
-                report(height, count);
-            }
-        };
-        widening!(
-            self.run_with::<Wd, u64>(&heights, budget, cancel, &mut once),
-            self.run_with::<Wd, u128>(&heights, budget, cancel, &mut once),
-            self.run_with::<Wd, BigUint>(&heights, budget, cancel, &mut once),
-        )
+        by_lanes!(self.lanes(), T => self.run_with::<Wd, T>(&heights, budget, cancel, report))
     }
 
-    fn run_with<Wd: Word, T: Tally>(
+    /// How this pass keeps its counts, chosen before it starts from the bound of the tallest
+    /// board's moves (`crate::trust::tour_bound`), which every count of the pass is below: modulo
+    /// `2^64` where the bound is below `2^63`, else modulo the fewest primes whose product
+    /// exceeds it, else (past [`MAX_PRIMES`](super::residue::MAX_PRIMES) of them) in arbitrary precision.
+    pub(super) fn lanes(&self) -> Lanes {
+        use crate::question::{Question, TourKind};
+        let asked = self.asked();
+        let kind = if self.mode == FrontierMode::Closed {
+            TourKind::Closed
+        } else {
+            TourKind::Open
+        };
+        let question = match self.mode {
+            FrontierMode::Closed | FrontierMode::OpenAll => Question::total(asked, kind),
+            FrontierMode::OpenFrom(start) => Question::from_start(asked, start, kind),
+            FrontierMode::Between(from, to) => Question::between(asked, from, to),
+        };
+        let bound = crate::trust::tour_bound(&question);
+        if bound.bits() < 63 {
+            return Lanes::Wrapping;
+        }
+        match primes_for(&bound) {
+            Some(primes) => Lanes::Primes(primes),
+            None => Lanes::Big,
+        }
+    }
+
+    pub(super) fn run_with<Wd: Word, T: Tally>(
         &self,
         heights: &std::ops::RangeInclusive<usize>,
         budget: MemoryBudget,
@@ -251,6 +338,7 @@ impl Plan {
         let codec = Codec::new(self.k);
         let mut stats = FrontierStats {
             count_bits: T::BITS,
+            count_primes: T::PRIMES,
             ..FrontierStats::default()
         };
         let mut layer = first_layer::<Wd, T>(&codec, self.w);

@@ -32,6 +32,7 @@
 mod layer;
 mod meet;
 mod plan;
+mod residue;
 mod rules;
 mod state;
 mod step;

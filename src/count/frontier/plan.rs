@@ -38,8 +38,11 @@ pub struct FrontierStats {
     pub peak_both_bytes: u64,
     /// States created over the whole run.
     pub transitions: u64,
-    /// The count type that held every sum: 64, 128, or 0 for arbitrary precision.
+    /// The count type that held every sum: 64, 128, or 0 for arbitrary precision; for counts
+    /// kept modulo primes, the bits of their product.
     pub count_bits: u32,
+    /// The primes the counts were kept modulo (0: integers, or modulo `2^64`).
+    pub count_primes: u32,
     /// Halves of tours between two squares read from a directory of saved halves.
     pub halves_read: u32,
     /// Halves computed and saved into it.
@@ -57,7 +60,10 @@ impl FrontierStats {
         self.transitions += other.transitions;
         self.halves_read += other.halves_read;
         self.halves_saved += other.halves_saved;
-        self.count_bits = self.count_bits.max(other.count_bits);
+        if other.count_bits > self.count_bits {
+            self.count_bits = other.count_bits;
+            self.count_primes = other.count_primes;
+        }
     }
 
     /// The bytes a state at the peak: what two layers held at once, over the largest layer.

@@ -1,14 +1,19 @@
-//! Exact counts: numbers of ways added with overflow detection, and sums of products for the
-//! joins.
+//! Exact counts: numbers of ways added with overflow detection, or modulo numbers chosen
+//! before a pass so that the count is below their product; and sums of products for the joins.
 
 use std::ops::AddAssign;
 
 use num_bigint::BigUint;
 
+use super::residue::{add_mod, combine, mul_mod, primes};
+
 /// A number of ways: added with overflow detection.
 pub(super) trait Tally: Clone + Send + Sync + AddAssign {
-    /// 64, 128, or 0 for arbitrary precision.
+    /// 64, 128, or 0 for arbitrary precision; for counts kept modulo numbers, the bits of
+    /// their product.
     const BITS: u32;
+    /// The primes a count is kept modulo (0: an integer type, or modulo `2^64`).
+    const PRIMES: u32 = 0;
     fn zero() -> Self;
     fn one() -> Self;
     /// Adds `other`; false on overflow.
@@ -68,6 +73,78 @@ impl Tally for BigUint {
     }
     fn into_big(self) -> BigUint {
         self
+    }
+}
+
+/// A count modulo `2^64`: exact for counts below `2^63` (the pass chooses it only where the
+/// board's bound says so), and added without any check.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Wrapping64(pub(super) u64);
+
+impl AddAssign for Wrapping64 {
+    fn add_assign(&mut self, other: Self) {
+        self.0 = self.0.wrapping_add(other.0);
+    }
+}
+
+impl Tally for Wrapping64 {
+    const BITS: u32 = 64;
+    fn zero() -> Self {
+        Wrapping64(0)
+    }
+    fn one() -> Self {
+        Wrapping64(1)
+    }
+    #[inline(always)]
+    fn add(&mut self, other: &Self) -> bool {
+        self.0 = self.0.wrapping_add(other.0);
+        true
+    }
+    fn halve(&mut self) {
+        self.0 /= 2; // exact: the count, even, is below 2^63
+    }
+    fn into_big(self) -> BigUint {
+        BigUint::from(self.0)
+    }
+}
+
+/// A count as its residues modulo the first `K` of [`primes`](super::residue::primes): the pass
+/// chooses `K` so that the product of the primes exceeds the board's bound, and the count is
+/// read back by the Chinese remainder theorem.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Residues<const K: usize>(pub(super) [u64; K]);
+
+impl<const K: usize> AddAssign for Residues<K> {
+    fn add_assign(&mut self, other: Self) {
+        Tally::add(self, &other);
+    }
+}
+
+impl<const K: usize> Tally for Residues<K> {
+    // Each prime is above 2^61.
+    const BITS: u32 = 61 * K as u32;
+    const PRIMES: u32 = K as u32;
+    fn zero() -> Self {
+        Residues([0; K])
+    }
+    fn one() -> Self {
+        Residues([1; K])
+    }
+    #[inline(always)]
+    fn add(&mut self, other: &Self) -> bool {
+        let primes = &primes()[..K];
+        for ((a, &b), &p) in self.0.iter_mut().zip(&other.0).zip(primes) {
+            *a = add_mod(*a, b, p);
+        }
+        true
+    }
+    fn halve(&mut self) {
+        for (a, &p) in self.0.iter_mut().zip(&primes()[..K]) {
+            *a = mul_mod(*a, p.div_ceil(2), p); // (p + 1) / 2 is the inverse of 2
+        }
+    }
+    fn into_big(self) -> BigUint {
+        combine(&self.0)
     }
 }
 

@@ -352,3 +352,98 @@ fn compact_layers_hold_what_one_hash_map_holds() {
         }
     }
 }
+
+/// Every count of a pass over `board` in `mode` for `heights`, with counts of type `T`.
+fn pass_in<T: super::tally::Tally>(
+    board: Board,
+    mode: FrontierMode,
+    heights: std::ops::RangeInclusive<usize>,
+) -> Vec<(usize, BigUint)> {
+    let purpose = if heights.start() == heights.end() {
+        Purpose::Count
+    } else {
+        Purpose::Heights
+    };
+    let plan = Plan::new(board, mode, purpose).unwrap();
+    let mut seen = Vec::new();
+    super::layer::by_word!(plan, Wd => plan.run_with::<Wd, T>(
+        &heights,
+        MemoryBudget::DEFAULT,
+        &CancelFlag::new(),
+        &mut |h, c| seen.push((h, c)),
+    ))
+    .unwrap();
+    seen
+}
+
+/// Counts kept modulo primes, or modulo 2^64, equal the counts in arbitrary precision, on
+/// every kind of pass the engine makes: totals, closed tours, from a start, between two
+/// squares, and series (whose counts pass 2^64 on 3 rows); with the fewest primes and with
+/// many.
+#[test]
+fn counts_modulo_primes_equal_exact_counts() {
+    use super::tally::{Residues, Wrapping64};
+    let (a, b) = (Square::new(0, 0), Square::new(2, 2));
+    let mut passed_2_64 = false;
+    let passes: Vec<(Board, FrontierMode, std::ops::RangeInclusive<usize>)> = vec![
+        (Board::new(5, 6).unwrap(), FrontierMode::OpenAll, 6..=6),
+        (Board::new(6, 6).unwrap(), FrontierMode::Closed, 6..=6),
+        (Board::new(4, 7).unwrap(), FrontierMode::OpenFrom(a), 7..=7),
+        (
+            Board::new(5, 5).unwrap(),
+            FrontierMode::Between(a, b),
+            5..=5,
+        ),
+        (Board::new(5, 11).unwrap(), FrontierMode::OpenAll, 5..=11),
+        (Board::new(6, 7).unwrap(), FrontierMode::Closed, 6..=7),
+        (Board::new(3, 60).unwrap(), FrontierMode::OpenAll, 3..=60),
+    ];
+    for (board, mode, heights) in passes {
+        let exact = pass_in::<BigUint>(board, mode, heights.clone());
+        assert!(exact.iter().any(|(_, c)| !c.is_zero()), "{board}");
+        let fits = exact.iter().all(|(_, c)| c.bits() < 63);
+        let huge = exact.iter().any(|(_, c)| c.bits() > 64);
+        passed_2_64 |= huge;
+        assert_eq!(
+            pass_in::<u128>(board, mode, heights.clone()),
+            exact,
+            "{board}"
+        );
+        if fits {
+            let wrapped = pass_in::<Wrapping64>(board, mode, heights.clone());
+            assert_eq!(wrapped, exact, "{board}");
+        }
+        assert_eq!(
+            pass_in::<Residues<2>>(board, mode, heights.clone()),
+            exact,
+            "{board}"
+        );
+        assert_eq!(
+            pass_in::<Residues<16>>(board, mode, heights),
+            exact,
+            "{board}"
+        );
+        // The engine's own choice, from the bound.
+        let plan = Plan::new(board, mode, Purpose::Count).unwrap();
+        match plan.lanes() {
+            super::layer::Lanes::Wrapping => assert!(fits && !huge, "{board}"),
+            super::layer::Lanes::Primes(primes) => assert!(primes >= 2, "{board}"),
+            super::layer::Lanes::Big => panic!("{board}: the primes suffice"),
+        }
+    }
+    assert!(passed_2_64, "some count needs more than 64 bits");
+    // The bound decides: 5x50's needs 9 primes, 3x4000's more than any pass keeps.
+    let lanes = |rows, cols| {
+        Plan::new(
+            Board::new(rows, cols).unwrap(),
+            FrontierMode::OpenAll,
+            Purpose::Count,
+        )
+        .unwrap()
+        .lanes()
+    };
+    assert_eq!(lanes(5, 50), super::layer::Lanes::Primes(9));
+    assert_eq!(lanes(5, 6), super::layer::Lanes::Wrapping);
+    assert_eq!(lanes(6, 6), super::layer::Lanes::Primes(2));
+    assert_eq!(lanes(3, 4000), super::layer::Lanes::Big);
+}
