@@ -7,11 +7,9 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use hashbrown::HashMap;
-use num_bigint::BigUint;
 use rayon::prelude::*;
 
-use super::plan::{FrontierMode, FrontierStats, Plan};
-use super::residue::primes_for;
+use super::plan::{FrontierStats, Plan};
 use super::rules::Outcome;
 use super::state::{Codec, Word};
 use super::step::Step;
@@ -33,10 +31,59 @@ impl<T> Layer<T> {
         self.shards.iter().map(|shard| shard.len() as u64).sum()
     }
 
+    /// The same states with their counts turned into another type.
+    pub(super) fn map_counts<U>(self, f: impl Fn(T) -> U) -> Layer<U> {
+        let shards = self
+            .shards
+            .into_iter()
+            .map(|shard| Shard {
+                keys: shard.keys,
+                counts: shard.counts.into_iter().map(&f).collect(),
+            })
+            .collect();
+        Layer {
+            shards,
+            growth: self.growth,
+        }
+    }
+
+    /// The layer's states' keys.
+    pub(super) fn keys(&self) -> impl Iterator<Item = u64> + '_ {
+        self.shards
+            .iter()
+            .flat_map(|shard| shard.keys.iter().copied())
+    }
+
     /// The layer's shards.
     #[cfg(test)]
     pub(super) fn shards(&self) -> &[Shard<T>] {
         &self.shards
+    }
+}
+
+impl<T: Send> Layer<T> {
+    /// The layer's states in the order of their keys, as two arrays, and the sizes of the
+    /// layers before it.
+    pub(super) fn into_sorted(self) -> (Vec<u64>, Vec<T>, Growth) {
+        let mut states: Vec<(u64, T)> = self.shards.into_iter().flatten().collect();
+        states.par_sort_unstable_by_key(|(key, _)| *key);
+        let (keys, counts) = states.into_iter().unzip();
+        (keys, counts, self.growth)
+    }
+
+    /// The layer of these states (distinct keys), after the layers whose sizes `growth` has.
+    pub(super) fn from_states(keys: Vec<u64>, counts: Vec<T>, growth: Growth) -> Layer<T> {
+        let shards = shard_plan(keys.len() as u64).0;
+        let mut layer: Vec<Shard<T>> = (0..shards).map(|_| Shard::empty()).collect();
+        for (key, count) in keys.into_iter().zip(counts) {
+            let shard = &mut layer[shard_of(key, shards)];
+            shard.keys.push(key);
+            shard.counts.push(count);
+        }
+        Layer {
+            shards: layer,
+            growth,
+        }
     }
 }
 
@@ -123,7 +170,7 @@ const FILL: f64 = 0.8;
 
 /// The sizes of the layers so far, to predict the next: the layers grow at one column much as
 /// they did at the same column a row before.
-struct Growth {
+pub(super) struct Growth {
     w: usize,
     /// The states after each square, in order.
     sizes: Vec<u64>,
@@ -151,7 +198,7 @@ impl Growth {
         }
     }
 
-    fn record(&mut self, states: u64) {
+    pub(super) fn record(&mut self, states: u64) {
         self.sizes.push(states);
     }
 }
@@ -207,165 +254,7 @@ macro_rules! widening {
 }
 pub(super) use widening;
 
-/// How a pass keeps its counts (see [`Plan::lanes`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Lanes {
-    /// Modulo `2^64`.
-    Wrapping,
-    /// Modulo this many primes.
-    Primes(usize),
-    /// In arbitrary precision.
-    Big,
-}
-
-/// `$call` with the type `$T` set to the count type of `$lanes`: `Residues<K>` for the least
-/// `K` offered that is at least the primes asked (a few sizes, so that the engine is compiled
-/// for a few count types only).
-macro_rules! by_lanes {
-    ($lanes:expr, $T:ident => $call:expr) => {{
-        use $crate::count::frontier::layer::Lanes;
-        use $crate::count::frontier::tally::{Residues, Wrapping64};
-        match $lanes {
-            Lanes::Wrapping => {
-                type $T = Wrapping64;
-                $call
-            }
-            Lanes::Primes(0..=2) => {
-                type $T = Residues<2>;
-                $call
-            }
-            Lanes::Primes(3) => {
-                type $T = Residues<3>;
-                $call
-            }
-            Lanes::Primes(4) => {
-                type $T = Residues<4>;
-                $call
-            }
-            Lanes::Primes(5..=6) => {
-                type $T = Residues<6>;
-                $call
-            }
-            Lanes::Primes(7..=8) => {
-                type $T = Residues<8>;
-                $call
-            }
-            Lanes::Primes(9..=16) => {
-                type $T = Residues<16>;
-                $call
-            }
-            Lanes::Primes(17..=32) => {
-                type $T = Residues<32>;
-                $call
-            }
-            Lanes::Primes(33..=64) => {
-                type $T = Residues<64>;
-                $call
-            }
-            Lanes::Primes(65..=128) => {
-                type $T = Residues<128>;
-                $call
-            }
-            Lanes::Primes(_) => {
-                type $T = Residues<256>;
-                $call
-            }
-            Lanes::Big => {
-                type $T = num_bigint::BigUint;
-                $call
-            }
-        }
-    }};
-}
-
 impl Plan {
-    /// Runs the dynamic program over the board of `heights.end()` rows, reporting the count of
-    /// every height in `heights` after its last row.
-    pub(super) fn run(
-        &self,
-        heights: std::ops::RangeInclusive<usize>,
-        budget: MemoryBudget,
-        cancel: &CancelFlag,
-        report: &mut dyn FnMut(usize, BigUint),
-    ) -> Result<FrontierStats, Error> {
-        by_word!(self, Wd => self.run_word::<Wd>(heights, budget, cancel, report))
-    }
-
-    fn run_word<Wd: Word>(
-        &self,
-        heights: std::ops::RangeInclusive<usize>,
-        budget: MemoryBudget,
-        cancel: &CancelFlag,
-        report: &mut dyn FnMut(usize, BigUint),
-    ) -> Result<FrontierStats, Error> {
-        by_lanes!(self.lanes(), T => self.run_with::<Wd, T>(&heights, budget, cancel, report))
-    }
-
-    /// How this pass keeps its counts, chosen before it starts from the bound of the tallest
-    /// board's moves (`crate::trust::tour_bound`), which every count of the pass is below: modulo
-    /// `2^64` where the bound is below `2^63`, else modulo the fewest primes whose product
-    /// exceeds it, else (past [`MAX_PRIMES`](super::residue::MAX_PRIMES) of them) in arbitrary precision.
-    pub(super) fn lanes(&self) -> Lanes {
-        use crate::question::{Question, TourKind};
-        let asked = self.asked();
-        let kind = if self.mode == FrontierMode::Closed {
-            TourKind::Closed
-        } else {
-            TourKind::Open
-        };
-        let question = match self.mode {
-            FrontierMode::Closed | FrontierMode::OpenAll => Question::total(asked, kind),
-            FrontierMode::OpenFrom(start) => Question::from_start(asked, start, kind),
-            FrontierMode::Between(from, to) => Question::between(asked, from, to),
-        };
-        let bound = crate::trust::tour_bound(&question);
-        if bound.bits() < 63 {
-            return Lanes::Wrapping;
-        }
-        match primes_for(&bound) {
-            Some(primes) => Lanes::Primes(primes),
-            None => Lanes::Big,
-        }
-    }
-
-    pub(super) fn run_with<Wd: Word, T: Tally>(
-        &self,
-        heights: &std::ops::RangeInclusive<usize>,
-        budget: MemoryBudget,
-        cancel: &CancelFlag,
-        report: &mut dyn FnMut(usize, BigUint),
-    ) -> Result<FrontierStats, Error> {
-        let codec = Codec::new(self.k);
-        let mut stats = FrontierStats {
-            count_bits: T::BITS,
-            count_primes: T::PRIMES,
-            ..FrontierStats::default()
-        };
-        let mut layer = first_layer::<Wd, T>(&codec, self.w);
-        let rows = *heights.end();
-        let mut last_reported = 0;
-        for v in 0..rows * self.w {
-            cancel.check()?;
-            let step = self.step::<Wd>(v, heights);
-            let (next, finished) =
-                self.advance(&codec, layer, &step, budget, cancel, &mut stats)?;
-            layer = next;
-            let states = layer.states();
-            cancel.report_pass(v as u64 + 1, (rows * self.w) as u64, states);
-            if let Some(height) = step.finishes {
-                report(height, finished.into_big());
-                last_reported = height;
-            }
-            if states == 0 {
-                break; // nothing can finish any more: the heights left count 0
-            }
-        }
-        for height in (last_reported + 1).max(*heights.start())..=*heights.end() {
-            report(height, BigUint::default());
-        }
-        Ok(stats)
-    }
-
     /// Turns one layer into the next with the moves of one square, in parallel: returns the
     /// next layer and the ways that finished a board at this step.
     pub(super) fn advance<Wd: Word, T: Tally>(

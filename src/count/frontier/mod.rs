@@ -31,6 +31,8 @@
 
 mod layer;
 mod meet;
+mod pass;
+mod periodic;
 mod plan;
 mod residue;
 mod rules;

@@ -43,6 +43,11 @@ pub struct FrontierStats {
     pub count_bits: u32,
     /// The primes the counts were kept modulo (0: integers, or modulo `2^64`).
     pub count_primes: u32,
+    /// The period, in rows, of the states in the middle of a long board, where one was
+    /// recorded and used (0: none).
+    pub period_rows: u32,
+    /// The squares counted by the period's matrices, without generating states.
+    pub periodic_squares: u64,
     /// Halves of tours between two squares read from a directory of saved halves.
     pub halves_read: u32,
     /// Halves computed and saved into it.
@@ -59,6 +64,8 @@ impl FrontierStats {
         self.peak_both_bytes = self.peak_both_bytes.max(other.peak_both_bytes);
         self.transitions += other.transitions;
         self.halves_read += other.halves_read;
+        self.period_rows = self.period_rows.max(other.period_rows);
+        self.periodic_squares += other.periodic_squares;
         self.halves_saved += other.halves_saved;
         if other.count_bits > self.count_bits {
             self.count_bits = other.count_bits;
@@ -135,6 +142,9 @@ pub(super) struct Plan {
     /// States may be merged with their mirror images where the rest of the count is symmetric
     /// left to right (off only for the tests' oracle).
     pub(super) mirror_fold: bool,
+    /// Rows that repeat in the middle of a long board are run as a recorded period (off only
+    /// for the tests' oracle).
+    pub(super) periodic: bool,
 }
 
 impl Plan {
@@ -189,6 +199,7 @@ impl Plan {
             split: purpose == Purpose::Meet,
             witness: purpose == Purpose::Witness,
             mirror_fold: true,
+            periodic: true,
         })
     }
 

@@ -6,8 +6,6 @@
 //! the states it was added up from. The number of primes is fixed before a pass, from the
 //! bound the board's moves give (`crate::trust::tour_bound`), so no pass is ever redone.
 
-use std::sync::OnceLock;
-
 use num_bigint::BigUint;
 
 /// Every prime is below this: the sum of two residues stays below `2^63`, so adding never
@@ -17,36 +15,40 @@ const PRIME_LIMIT: u64 = 1 << 62;
 /// The most primes a count is kept modulo (the largest number of lanes a pass can choose).
 pub(super) const MAX_PRIMES: usize = 256;
 
-/// The `MAX_PRIMES` largest primes below `2^62`, the largest first.
-pub(super) fn primes() -> &'static [u64] {
-    static PRIMES: OnceLock<Vec<u64>> = OnceLock::new();
-    PRIMES.get_or_init(|| {
-        let mut primes = Vec::with_capacity(MAX_PRIMES);
-        let mut candidate = PRIME_LIMIT - 1;
-        while primes.len() < MAX_PRIMES {
-            if is_prime(candidate) {
-                primes.push(candidate);
-            }
-            candidate -= 2;
+/// The `MAX_PRIMES` largest primes below `2^62`, the largest first (found when the crate is
+/// compiled, so that reading one costs nothing).
+pub(super) const PRIMES: [u64; MAX_PRIMES] = {
+    let mut primes = [0u64; MAX_PRIMES];
+    let (mut found, mut candidate) = (0, PRIME_LIMIT - 1);
+    while found < MAX_PRIMES {
+        if is_prime(candidate) {
+            primes[found] = candidate;
+            found += 1;
         }
-        primes
-    })
+        candidate -= 2;
+    }
+    primes
+};
+
+/// The primes a count is kept modulo, the largest first.
+pub(super) fn primes() -> &'static [u64] {
+    &PRIMES
 }
 
 /// `a + b` modulo `p`, for residues below `p < 2^62`.
 #[inline(always)]
-pub(super) fn add_mod(a: u64, b: u64, p: u64) -> u64 {
+pub(super) const fn add_mod(a: u64, b: u64, p: u64) -> u64 {
     let sum = a + b;
     if sum >= p { sum - p } else { sum }
 }
 
 /// `a · b` modulo `p`.
 #[inline(always)]
-pub(super) fn mul_mod(a: u64, b: u64, p: u64) -> u64 {
-    ((u128::from(a) * u128::from(b)) % u128::from(p)) as u64
+pub(super) const fn mul_mod(a: u64, b: u64, p: u64) -> u64 {
+    ((a as u128 * b as u128) % p as u128) as u64
 }
 
-fn pow_mod(mut base: u64, mut exponent: u64, p: u64) -> u64 {
+const fn pow_mod(mut base: u64, mut exponent: u64, p: u64) -> u64 {
     let mut result = 1 % p;
     base %= p;
     while exponent > 0 {
@@ -61,31 +63,37 @@ fn pow_mod(mut base: u64, mut exponent: u64, p: u64) -> u64 {
 
 /// Miller–Rabin with the first twelve primes as bases, which decides primality of every `u64`
 /// (Sorenson and Webster, 2015: the least strong pseudoprime to all of them exceeds `3.18e23`).
-pub(super) fn is_prime(n: u64) -> bool {
+pub(super) const fn is_prime(n: u64) -> bool {
     const BASES: [u64; 12] = [2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37];
     if n < 2 {
         return false;
     }
-    for p in BASES {
-        if n.is_multiple_of(p) {
-            return n == p;
+    let mut i = 0;
+    while i < BASES.len() {
+        if n.is_multiple_of(BASES[i]) {
+            return n == BASES[i];
         }
+        i += 1;
     }
     let (mut d, mut s) = (n - 1, 0);
     while d.is_multiple_of(2) {
         d /= 2;
         s += 1;
     }
-    'bases: for a in BASES {
-        let mut x = pow_mod(a, d, n);
+    let mut b = 0;
+    'bases: while b < BASES.len() {
+        let mut x = pow_mod(BASES[b], d, n);
+        b += 1;
         if x == 1 || x == n - 1 {
             continue;
         }
-        for _ in 1..s {
+        let mut round = 1;
+        while round < s {
             x = mul_mod(x, x, n);
             if x == n - 1 {
                 continue 'bases;
             }
+            round += 1;
         }
         return false;
     }

@@ -65,6 +65,18 @@ pub(super) fn same_step<Wd: Word>(a: &Step<Wd>, b: &Step<Wd>) -> bool {
     *a == moved
 }
 
+/// Two steps that act alike on states, both finishing a board or neither: a square and the
+/// same square a period of rows later, in the middle of a series' pass.
+pub(super) fn same_transfer<Wd: Word>(a: &Step<Wd>, b: &Step<Wd>) -> bool {
+    if a.finishes.is_some() != b.finishes.is_some() {
+        return false;
+    }
+    let mut moved = b.clone();
+    moved.v = a.v;
+    moved.finishes = a.finishes;
+    *a == moved
+}
+
 impl Plan {
     pub(super) fn step<Wd: Word>(
         &self,
@@ -94,8 +106,13 @@ impl Plan {
         let future: Vec<u8> = (0..=k)
             .map(|slot| square(slot).map_or(0, |u| self.future_moves(u, v, rows)))
             .collect();
+        // Without the colour rules the squares' colours are not looked at: they are left out,
+        // so that the rows of a series' pass are alike from one row to the next.
         let colour: Vec<bool> = (0..=k)
-            .map(|slot| square(slot).is_some_and(|u| self.corner_colour(u)))
+            .map(|slot| {
+                (self.colours || self.colour_flag)
+                    && square(slot).is_some_and(|u| self.corner_colour(u))
+            })
             .collect();
         let touched: Vec<usize> = neighbours
             .iter()

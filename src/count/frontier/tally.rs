@@ -5,7 +5,7 @@ use std::ops::AddAssign;
 
 use num_bigint::BigUint;
 
-use super::residue::{add_mod, combine, mul_mod, primes};
+use super::residue::{PRIMES, add_mod, combine, mul_mod};
 
 /// A number of ways: added with overflow detection.
 pub(super) trait Tally: Clone + Send + Sync + AddAssign {
@@ -21,6 +21,8 @@ pub(super) trait Tally: Clone + Send + Sync + AddAssign {
     /// Half of this count (which is even).
     fn halve(&mut self);
     fn into_big(self) -> BigUint;
+    /// The count `value`.
+    fn from_u64(value: u64) -> Self;
 }
 
 /// The checked integer types: a sum that would not fit is refused, not wrapped.
@@ -49,6 +51,9 @@ macro_rules! checked_tally {
             fn into_big(self) -> BigUint {
                 BigUint::from(self)
             }
+            fn from_u64(value: u64) -> Self {
+                value.into()
+            }
         }
     };
 }
@@ -73,6 +78,9 @@ impl Tally for BigUint {
     }
     fn into_big(self) -> BigUint {
         self
+    }
+    fn from_u64(value: u64) -> Self {
+        BigUint::from(value)
     }
 }
 
@@ -106,9 +114,12 @@ impl Tally for Wrapping64 {
     fn into_big(self) -> BigUint {
         BigUint::from(self.0)
     }
+    fn from_u64(value: u64) -> Self {
+        Wrapping64(value)
+    }
 }
 
-/// A count as its residues modulo the first `K` of [`primes`](super::residue::primes): the pass
+/// A count as its residues modulo the first `K` of [`PRIMES`](super::residue::PRIMES): the pass
 /// chooses `K` so that the product of the primes exceeds the board's bound, and the count is
 /// read back by the Chinese remainder theorem.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -132,19 +143,26 @@ impl<const K: usize> Tally for Residues<K> {
     }
     #[inline(always)]
     fn add(&mut self, other: &Self) -> bool {
-        let primes = &primes()[..K];
+        let primes = &PRIMES[..K];
         for ((a, &b), &p) in self.0.iter_mut().zip(&other.0).zip(primes) {
             *a = add_mod(*a, b, p);
         }
         true
     }
     fn halve(&mut self) {
-        for (a, &p) in self.0.iter_mut().zip(&primes()[..K]) {
+        for (a, &p) in self.0.iter_mut().zip(&PRIMES[..K]) {
             *a = mul_mod(*a, p.div_ceil(2), p); // (p + 1) / 2 is the inverse of 2
         }
     }
     fn into_big(self) -> BigUint {
         combine(&self.0)
+    }
+    fn from_u64(value: u64) -> Self {
+        let mut residues = [0; K];
+        for (r, &p) in residues.iter_mut().zip(&PRIMES[..K]) {
+            *r = value % p;
+        }
+        Residues(residues)
     }
 }
 

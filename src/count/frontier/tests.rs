@@ -368,6 +368,7 @@ fn pass_in<T: super::tally::Tally>(
     let mut seen = Vec::new();
     super::layer::by_word!(plan, Wd => plan.run_with::<Wd, T>(
         &heights,
+        false,
         MemoryBudget::DEFAULT,
         &CancelFlag::new(),
         &mut |h, c| seen.push((h, c)),
@@ -426,9 +427,9 @@ fn counts_modulo_primes_equal_exact_counts() {
         // The engine's own choice, from the bound.
         let plan = Plan::new(board, mode, Purpose::Count).unwrap();
         match plan.lanes() {
-            super::layer::Lanes::Wrapping => assert!(fits && !huge, "{board}"),
-            super::layer::Lanes::Primes(primes) => assert!(primes >= 2, "{board}"),
-            super::layer::Lanes::Big => panic!("{board}: the primes suffice"),
+            super::pass::Lanes::Wrapping => assert!(fits && !huge, "{board}"),
+            super::pass::Lanes::Primes(primes) => assert!(primes >= 2, "{board}"),
+            super::pass::Lanes::Big => panic!("{board}: the primes suffice"),
         }
     }
     assert!(passed_2_64, "some count needs more than 64 bits");
@@ -442,8 +443,70 @@ fn counts_modulo_primes_equal_exact_counts() {
         .unwrap()
         .lanes()
     };
-    assert_eq!(lanes(5, 50), super::layer::Lanes::Primes(9));
-    assert_eq!(lanes(5, 6), super::layer::Lanes::Wrapping);
-    assert_eq!(lanes(6, 6), super::layer::Lanes::Primes(2));
-    assert_eq!(lanes(3, 4000), super::layer::Lanes::Big);
+    assert_eq!(lanes(5, 50), super::pass::Lanes::Primes(9));
+    assert_eq!(lanes(5, 6), super::pass::Lanes::Wrapping);
+    assert_eq!(lanes(6, 6), super::pass::Lanes::Primes(2));
+    assert_eq!(lanes(3, 4000), super::pass::Lanes::Big);
+}
+
+/// Every height's count of one series pass, with or without the periodic transfer, and the
+/// pass's figures.
+fn series_pass(
+    width: u32,
+    heights: std::ops::RangeInclusive<u32>,
+    closed: bool,
+    periodic: bool,
+) -> (Vec<(usize, BigUint)>, FrontierStats) {
+    let board = Board::new(*heights.end(), width).unwrap();
+    let mode = if closed {
+        FrontierMode::Closed
+    } else {
+        FrontierMode::OpenAll
+    };
+    let mut plan = Plan::new(board, mode, Purpose::Heights).unwrap();
+    plan.periodic = periodic;
+    let mut seen = Vec::new();
+    let heights = *heights.start() as usize..=*heights.end() as usize;
+    let stats = plan
+        .run(
+            heights,
+            MemoryBudget::DEFAULT,
+            &CancelFlag::new(),
+            &mut |h, c| seen.push((h, c)),
+        )
+        .unwrap();
+    (seen, stats)
+}
+
+/// The periodic transfer gives every height the count the square-by-square pass gives, well
+/// past the period, on widths 3 to 5, open and closed (4xn has no closed tours); and it is used (the squares it counts
+/// are most of the pass).
+#[test]
+fn the_periodic_transfer_equals_the_pass_square_by_square() {
+    for (width, heights, closed) in [
+        (3, 3..=60, false),
+        (3, 3..=60, true),
+        (4, 4..=40, false),
+        (5, 5..=14, false),
+        (5, 6..=14, true),
+    ] {
+        let (periodic, stats) = series_pass(width, heights.clone(), closed, true);
+        let (plain, plain_stats) = series_pass(width, heights.clone(), closed, false);
+        assert_eq!(periodic, plain, "{width} rows, closed {closed}");
+        assert_eq!(periodic.len(), heights.clone().count());
+        assert!(periodic.iter().any(|(_, c)| !c.is_zero()));
+        assert!(stats.period_rows >= 1, "{width} rows: no period");
+        assert!(
+            stats.periodic_squares > 0,
+            "{width} rows: the period is not used"
+        );
+        assert_eq!(plain_stats.periodic_squares, 0);
+        if *heights.end() >= 40 {
+            let squares = u64::from(*heights.end() * width);
+            assert!(
+                stats.periodic_squares * 2 > squares,
+                "{width} rows: {stats:?}"
+            );
+        }
+    }
 }
