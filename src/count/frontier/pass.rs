@@ -38,52 +38,22 @@ macro_rules! by_lanes {
                 type $T = Wrapping64;
                 $call
             }
-            Lanes::Primes(0..=2) => {
-                type $T = Residues<2>;
-                $call
-            }
-            Lanes::Primes(3) => {
-                type $T = Residues<3>;
-                $call
-            }
-            Lanes::Primes(4) => {
-                type $T = Residues<4>;
-                $call
-            }
-            Lanes::Primes(5..=6) => {
-                type $T = Residues<6>;
-                $call
-            }
-            Lanes::Primes(7..=8) => {
-                type $T = Residues<8>;
-                $call
-            }
-            Lanes::Primes(9..=16) => {
-                type $T = Residues<16>;
-                $call
-            }
-            Lanes::Primes(17..=32) => {
-                type $T = Residues<32>;
-                $call
-            }
-            Lanes::Primes(33..=64) => {
-                type $T = Residues<64>;
-                $call
-            }
-            Lanes::Primes(65..=128) => {
-                type $T = Residues<128>;
-                $call
-            }
-            Lanes::Primes(_) => {
-                type $T = Residues<256>;
-                $call
-            }
+            Lanes::Primes(primes) => by_lanes!(@sizes primes, $T => $call; 2, 3, 4, 6, 8, 16, 32, 64, 128),
             Lanes::Big => {
                 type $T = num_bigint::BigUint;
                 $call
             }
         }
     }};
+    (@sizes $primes:ident, $T:ident => $call:expr; $($k:literal),+) => {
+        $(if $primes <= $k {
+            type $T = Residues<$k>;
+            $call
+        }) else+ else {
+            type $T = Residues<{ $crate::count::frontier::residue::MAX_PRIMES }>;
+            $call
+        }
+    };
 }
 
 impl Plan {
