@@ -323,3 +323,60 @@ fn four_row_boards_have_tours_only_from_outer_lines() {
         }
     }
 }
+
+/// `knights series` against the published closed-tour sequences of 3xn (OEIS A070030, to
+/// 3x46, past 2^63) and 6xn (A175881, to 6x40, past 2^200), through the periodic transfer and
+/// counts modulo primes: every board of the range, the odd 3xn (none) included.
+#[test]
+fn closed_series_match_the_published_sequences() {
+    #[derive(serde::Deserialize)]
+    struct Published {
+        rows: u32,
+        cols: u32,
+        count: String,
+        source: String,
+    }
+    let published: Vec<Published> =
+        csv::Reader::from_path(crate::util::data_file("series-totals.csv"))
+            .unwrap()
+            .deserialize()
+            .map(|row| row.unwrap())
+            .collect();
+    for (rows, last) in [(3, 46), (6, 40)] {
+        let output = crate::util::knights()
+            .args([
+                "--no-cache",
+                "series",
+                &rows.to_string(),
+                "--closed",
+                "--format",
+                "csv",
+            ])
+            .args(["--cols", &format!("1..{last}")])
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{output:?}");
+        let mut lines = csv::Reader::from_reader(&output.stdout[..]);
+        let counted: std::collections::BTreeMap<u32, String> = lines
+            .records()
+            .map(|record| {
+                let record = record.unwrap();
+                (record[1].parse().unwrap(), record[4].to_string())
+            })
+            .collect();
+        assert_eq!(counted.len(), last as usize);
+        let mut checked = 0;
+        for row in published.iter().filter(|row| row.rows == rows) {
+            assert_eq!(
+                counted[&row.cols], row.count,
+                "{rows}x{} ({})",
+                row.cols, row.source
+            );
+            checked += 1;
+        }
+        assert_eq!(checked, if rows == 3 { 23 } else { 40 });
+        for n in (1..=last).filter(|n| rows * n % 2 == 1) {
+            assert_eq!(counted[&n], "0", "{rows}x{n}");
+        }
+    }
+}

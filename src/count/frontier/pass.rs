@@ -5,11 +5,11 @@
 use num_bigint::BigUint;
 
 use super::layer::{Layer, by_word, first_layer, widening};
-use super::periodic::{MAX_PERIOD, Period, SquareTransfer, fingerprint};
+use super::periodic::{LaneCounts, MAX_PERIOD, Period, SquareTransfer, fingerprint};
 use super::plan::{FrontierMode, FrontierStats, Plan};
 use super::residue::primes_for;
 use super::state::{Codec, Word};
-use super::step::same_transfer;
+use super::step::{Step, same_transfer};
 use super::tally::Tally;
 use crate::cancel::CancelFlag;
 use crate::error::Error;
@@ -38,7 +38,7 @@ macro_rules! by_lanes {
                 type $T = Wrapping64;
                 $call
             }
-            Lanes::Primes(primes) => by_lanes!(@sizes primes, $T => $call; 2, 3, 4, 6, 8, 16, 32, 64, 128),
+            Lanes::Primes(primes) => by_lanes!(@sizes primes, $T => $call; 2, 3, 4, 6, 8, 10, 12, 16, 32, 64, 128),
             Lanes::Big => {
                 type $T = num_bigint::BigUint;
                 $call
@@ -296,7 +296,11 @@ impl Plan {
         for u in v..v + period * self.w {
             let step = self.step::<Wd>(u, ctx.heights);
             let from = record.squares.last().map_or(&start_keys[..], |s| s.keys());
-            let transfer = SquareTransfer::record(self, ctx.codec, &step, from);
+            let Some(transfer) = SquareTransfer::record(self, ctx.codec, &step, from) else {
+                // Too many to number: on square by square from the last square recorded.
+                let keys = from.to_vec();
+                return Ok((Layer::from_states(keys, counts, growth), u));
+            };
             apply(&transfer, step.finishes, u, &mut counts, &mut growth, stats)?;
             record.squares.push(transfer);
             steps.push(step);
@@ -316,21 +320,55 @@ impl Plan {
         }
         drop(start_keys);
         let mut u = end;
-        while u < squares {
-            let step = self.step::<Wd>(u, ctx.heights);
-            let recorded = &steps[(u - v) % steps.len()];
-            if !same_transfer(&step, recorded) {
-                break;
+        // The squares from `u` on that act as the recorded ones, at most a period of them.
+        let acting_alike = |u: usize| -> Vec<Step<Wd>> {
+            (u..squares.min(u + steps.len()))
+                .map(|s| self.step::<Wd>(s, ctx.heights))
+                .take_while(|step| same_transfer(step, &steps[(step.v - v) % steps.len()]))
+                .collect()
+        };
+        if let Some(mut lanes) = LaneCounts::split(&counts) {
+            // A period at a time, lane by lane.
+            drop(counts);
+            loop {
+                let run = acting_alike(u);
+                if run.is_empty() {
+                    break;
+                }
+                ctx.cancel.check()?;
+                let transfers: Vec<&SquareTransfer> =
+                    run.iter().map(|step| record.square(step.v)).collect();
+                let finished = lanes.apply::<T>(&transfers);
+                for ((step, transfer), finished) in run.iter().zip(&transfers).zip(finished) {
+                    let states = transfer.keys().len() as u64;
+                    growth.record(states);
+                    stats.transitions += transfer.transitions();
+                    stats.peak_states = stats.peak_states.max(states);
+                    ctx.cancel
+                        .report_pass(step.v as u64 + 1, squares as u64, states);
+                    if let Some(height) = step.finishes {
+                        finish(height, finished);
+                    }
+                }
+                u += run.len();
             }
-            apply(
-                record.square(u),
-                step.finishes,
-                u,
-                &mut counts,
-                &mut growth,
-                stats,
-            )?;
-            u += 1;
+            counts = lanes.join();
+        } else {
+            while u < squares {
+                let step = self.step::<Wd>(u, ctx.heights);
+                if !same_transfer(&step, &steps[(u - v) % steps.len()]) {
+                    break;
+                }
+                apply(
+                    record.square(u),
+                    step.finishes,
+                    u,
+                    &mut counts,
+                    &mut growth,
+                    stats,
+                )?;
+                u += 1;
+            }
         }
         stats.period_rows = period as u32;
         stats.periodic_squares += (u - end) as u64;

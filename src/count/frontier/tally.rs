@@ -23,6 +23,23 @@ pub(super) trait Tally: Clone + Send + Sync + AddAssign {
     fn into_big(self) -> BigUint;
     /// The count `value`.
     fn from_u64(value: u64) -> Self;
+    /// How many independent words (lanes) the count is made of, each added on its own modulo
+    /// [`Tally::lane_modulus`]: a layer's counts can then be run one lane at a time, each
+    /// lane's states in the cache (the periodic rows are). 0 for the checked and
+    /// arbitrary-precision types, which carry from word to word.
+    const LANES: usize = 0;
+    /// The count's lanes (empty where [`Tally::LANES`] is 0).
+    fn lanes(&self) -> &[u64] {
+        &[]
+    }
+    /// The count whose lanes are `lanes` (only called where [`Tally::LANES`] is not 0).
+    fn from_lanes(lanes: &[u64]) -> Self {
+        unreachable!("a count of {} lanes from {lanes:?}", Self::LANES)
+    }
+    /// What lane `j` is added modulo; 0 for `2^64`.
+    fn lane_modulus(_j: usize) -> u64 {
+        0
+    }
 }
 
 /// The checked integer types: a sum that would not fit is refused, not wrapped.
@@ -117,6 +134,13 @@ impl Tally for Wrapping64 {
     fn from_u64(value: u64) -> Self {
         Wrapping64(value)
     }
+    const LANES: usize = 1;
+    fn lanes(&self) -> &[u64] {
+        std::slice::from_ref(&self.0)
+    }
+    fn from_lanes(lanes: &[u64]) -> Self {
+        Wrapping64(lanes[0])
+    }
 }
 
 /// A count as its residues modulo the first `K` of [`PRIMES`](super::residue::PRIMES): the pass
@@ -163,6 +187,16 @@ impl<const K: usize> Tally for Residues<K> {
             *r = value % p;
         }
         Residues(residues)
+    }
+    const LANES: usize = K;
+    fn lanes(&self) -> &[u64] {
+        &self.0
+    }
+    fn from_lanes(lanes: &[u64]) -> Self {
+        Residues(lanes.try_into().expect("one residue a prime"))
+    }
+    fn lane_modulus(j: usize) -> u64 {
+        PRIMES[j]
     }
 }
 
