@@ -81,6 +81,11 @@ questions=(
     "count 6 8|300|"
     "count 6 10 --total|30|no|287655314640896"
     "series 3 --cols 4..300 --closed --quiet|10|no"
+    # Issue 23's series targets (the periodic transfer, counts modulo primes).
+    "series 5 --cols 1..16 --quiet|0.8|no"
+    "series 5 --cols 1..50 --quiet|3.5|no"
+    "series 6 --cols 1..12 --quiet|55|no"
+    "series 6 --cols 1..40 --closed --quiet||no"
     "tour 8 8 0 0||no"
     "tour 1000 1000 0 0|1|no"
     "tour 1000 1000 0 0 --closed|1|no"
@@ -103,6 +108,9 @@ if [[ ${LONG:-0} == 1 ]]; then
         "--memory 16G count 8 8 2 3 --to 5 3|300|no|2039402798854"
         # The corner pair: its half (5.9 GB as classes) and its mirror image; 16 GiB is the target.
         "--memory 16G count 8 8 0 0 --to 0 7|2400|no|152548120426494"
+        # Issue 23's long series: 6xn to Knuth's n = 32 (A306281), 8xn closed (A193055).
+        "--memory 16G series 6 --cols 1..32 --quiet|300|no"
+        "--memory 16G series 8 --cols 1..16 --closed --quiet|1800|no"
     )
 fi
 
