@@ -270,20 +270,14 @@ impl Plan {
             squares: Vec::with_capacity(period * self.w),
         };
         let mut steps = Vec::with_capacity(period * self.w);
-        // One square by its matrix: the counts after it, its finished ways reported.
-        let mut apply = |transfer: &SquareTransfer,
-                         step_finishes: Option<usize>,
-                         u: usize,
-                         counts: &mut Vec<T>,
-                         growth: &mut super::layer::Growth,
-                         stats: &mut FrontierStats|
-         -> Result<(), Error> {
-            ctx.cancel.check()?;
-            let (next, finished) = transfer
-                .apply(counts)
-                .ok_or(Error::Overflow { board: self.board })?;
-            *counts = next;
-            let states = counts.len() as u64;
+        // A square counted: its states and transitions recorded, its finished ways reported.
+        let mut settle = |transfer: &SquareTransfer,
+                          step_finishes: Option<usize>,
+                          u: usize,
+                          finished: T,
+                          growth: &mut super::layer::Growth,
+                          stats: &mut FrontierStats| {
+            let states = transfer.keys().len() as u64;
             growth.record(states);
             stats.transitions += transfer.transitions();
             stats.peak_states = stats.peak_states.max(states);
@@ -291,7 +285,15 @@ impl Plan {
             if let Some(height) = step_finishes {
                 finish(height, finished);
             }
-            Ok(())
+        };
+        // One square by its matrix, the counts whole: the ways that finish at it.
+        let apply = |transfer: &SquareTransfer, counts: &mut Vec<T>| -> Result<T, Error> {
+            ctx.cancel.check()?;
+            let (next, finished) = transfer
+                .apply(counts)
+                .ok_or(Error::Overflow { board: self.board })?;
+            *counts = next;
+            Ok(finished)
         };
         for u in v..v + period * self.w {
             let step = self.step::<Wd>(u, ctx.heights);
@@ -301,7 +303,8 @@ impl Plan {
                 let keys = from.to_vec();
                 return Ok((Layer::from_states(keys, counts, growth), u));
             };
-            apply(&transfer, step.finishes, u, &mut counts, &mut growth, stats)?;
+            let finished = apply(&transfer, &mut counts)?;
+            settle(&transfer, step.finishes, u, finished, &mut growth, stats);
             record.squares.push(transfer);
             steps.push(step);
             let held = record.bytes() + (counts.len() * std::mem::size_of::<T>()) as u64;
@@ -340,15 +343,14 @@ impl Plan {
                     run.iter().map(|step| record.square(step.v)).collect();
                 let finished = lanes.apply::<T>(&transfers);
                 for ((step, transfer), finished) in run.iter().zip(&transfers).zip(finished) {
-                    let states = transfer.keys().len() as u64;
-                    growth.record(states);
-                    stats.transitions += transfer.transitions();
-                    stats.peak_states = stats.peak_states.max(states);
-                    ctx.cancel
-                        .report_pass(step.v as u64 + 1, squares as u64, states);
-                    if let Some(height) = step.finishes {
-                        finish(height, finished);
-                    }
+                    settle(
+                        transfer,
+                        step.finishes,
+                        step.v,
+                        finished,
+                        &mut growth,
+                        stats,
+                    );
                 }
                 u += run.len();
             }
@@ -359,14 +361,15 @@ impl Plan {
                 if !same_transfer(&step, &steps[(u - v) % steps.len()]) {
                     break;
                 }
-                apply(
+                let finished = apply(record.square(u), &mut counts)?;
+                settle(
                     record.square(u),
                     step.finishes,
                     u,
-                    &mut counts,
+                    finished,
                     &mut growth,
                     stats,
-                )?;
+                );
                 u += 1;
             }
         }
