@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use crate::board::Board;
 use crate::count;
-use crate::count::frontier::{self, FrontierMode};
+use crate::count::frontier::{self, FrontierMode, FrontierStats};
 use crate::error::Error;
 use crate::existence::no_tour;
 use crate::question::{Question, TourKind};
@@ -73,7 +73,8 @@ pub fn reach(
 }
 
 /// The boards `rows × n` for `n` in `cols`: their totals of `kind` tours, reported to `row` in
-/// order of `n` as each is known, and saved to `store`.
+/// order of `n` as each is known, and saved to `store`. Returns the frontier engine's figures
+/// for what it computed (all zero when every board was known or decided by a theorem).
 pub fn series(
     rows: u32,
     cols: RangeInclusive<u32>,
@@ -81,7 +82,8 @@ pub fn series(
     mut store: Option<&mut Store>,
     settings: &Settings,
     row: &mut dyn FnMut(&SeriesRow),
-) -> Result<(), Error> {
+) -> Result<FrontierStats, Error> {
+    let mut figures = FrontierStats::default();
     let boards: Vec<Board> = cols
         .clone()
         .map(|n| Board::new(rows, n))
@@ -123,7 +125,7 @@ pub fn series(
         .copied()
         .collect();
     if missing.is_empty() {
-        return Ok(());
+        return Ok(figures);
     }
 
     // The frontier engine counts every height of one width in a single pass; `auto` leaves
@@ -149,19 +151,24 @@ pub fn series(
         tall.pop();
     }
     // One board at a time, through the answer resolver (which saves it).
-    let alone_answer = |board: Board, store: &mut Option<&mut Store>| -> Result<Answer, Error> {
-        Ok(resolve::resolve(
+    let alone_answer = |board: Board,
+                        store: &mut Option<&mut Store>,
+                        figures: &mut FrontierStats|
+     -> Result<Answer, Error> {
+        let mut resolution = resolve::resolve(
             &[question(&board)],
             store.as_deref_mut(),
             settings,
             &mut |_| {},
-        )?
-        .answers
-        .remove(&question(&board))
-        .expect("the question was asked"))
+        )?;
+        figures.add(&resolution.engine_stats.frontier);
+        Ok(resolution
+            .answers
+            .remove(&question(&board))
+            .expect("the question was asked"))
     };
     for board in short {
-        let answer = alone_answer(board, &mut store)?;
+        let answer = alone_answer(board, &mut store, &mut figures)?;
         known.insert(board.cols(), (answer, false));
         flush(&known, &mut next);
     }
@@ -169,7 +176,7 @@ pub fn series(
         let wanted: Vec<u32> = tall.iter().map(Board::cols).collect();
         let clock = Instant::now();
         let mut failure = None;
-        frontier::series(
+        let pass = frontier::series(
             rows,
             low.cols()..=high.cols(),
             kind == TourKind::Closed,
@@ -197,13 +204,14 @@ pub fn series(
         if let Some(e) = failure {
             return Err(e);
         }
+        figures.add(&pass);
     }
     for board in alone.into_iter().rev() {
-        let answer = alone_answer(board, &mut store)?;
+        let answer = alone_answer(board, &mut store, &mut figures)?;
         known.insert(board.cols(), (answer, false));
         flush(&known, &mut next);
     }
-    Ok(())
+    Ok(figures)
 }
 
 fn save(store: &mut Option<&mut Store>, answer: &Answer) -> Result<(), Error> {

@@ -201,22 +201,9 @@ impl Resolution {
                 figures.frontier.halves_read
             )
         } else if figures.frontier.transitions > 0 {
-            let f = figures.frontier;
-            let halves = match (f.halves_read, f.halves_saved) {
-                (0, 0) => String::new(),
-                (read, saved) => format!("; halves: {read} read, {saved} computed and saved"),
-            };
             format!(
-                "computed by the frontier engine ({} transitions, largest layer {} states, {:.1} MiB, {} bytes a state with the layer before it; counts in {}{halves})",
-                f.transitions,
-                f.peak_states,
-                f.peak_bytes as f64 / (1u64 << 20) as f64,
-                f.bytes_per_state(),
-                match (f.count_primes, f.count_bits) {
-                    (0, 0) => "arbitrary precision".to_string(),
-                    (0, bits) => format!("{bits} bits"),
-                    (primes, bits) => format!("residues modulo {primes} primes ({bits} bits)"),
-                }
+                "computed by the frontier engine ({})",
+                figures.frontier.figures()
             )
         } else {
             let m = figures.memo;

@@ -191,13 +191,14 @@ fn series_prints_one_line_per_board_and_saves_them() {
     // Again: every board from the store, and the same lines.
     test.knights()
         .args([
-            "series", "3", "--cols", "18..18", "--closed", "--format", "csv",
+            "series", "3", "--cols", "18..18", "--closed", "--format", "csv", "--stats",
         ])
         .assert()
         .success()
         .stdout(
             "rows,cols,kind,total_directed,total_undirected,reason\n3,18,closed,295456,147728,\n",
-        );
+        )
+        .stderr(contains("no search (every board known"));
     test.knights()
         .args(["query", "--board", "3x18", "--kind", "closed"])
         .assert()
@@ -207,11 +208,17 @@ fn series_prints_one_line_per_board_and_saves_them() {
     let output = test
         .knights()
         .args([
-            "series", "3", "--cols", "4..300", "--closed", "--format", "json",
+            "series", "3", "--cols", "4..300", "--closed", "--format", "json", "--stats",
         ])
         .output()
         .unwrap();
     assert!(output.status.success());
+    // The pass's figures: its work, and the rows its period counted as products.
+    let figures = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        figures.contains("states over all layers") && figures.contains("a period of"),
+        "{figures}"
+    );
     let value: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     let rows = value.as_array().unwrap();
     assert_eq!(rows.len(), 297);

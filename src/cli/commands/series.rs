@@ -41,6 +41,10 @@ pub struct Args {
     /// No progress bar on standard error.
     #[arg(long, short)]
     quiet: bool,
+    /// Print the frontier engine's figures for what it computed (its work, largest layer,
+    /// count type, period) and the time taken on standard error.
+    #[arg(long)]
+    stats: bool,
 }
 
 pub fn run(args: Args, session: &Session) -> Result<()> {
@@ -58,6 +62,7 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
     let mut widths = None;
     let mut rows: Vec<BoardTotal> = Vec::new();
     let mut printed = Ok(());
+    let clock = std::time::Instant::now();
     let result = knights::series::series(
         args.rows,
         cols,
@@ -80,7 +85,19 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
     if format == Format::Table && !stream {
         print(&output::TextExporter::series_table(&rows))?;
     }
-    result?;
+    let figures = result?;
+    if args.stats {
+        let work = if figures.transitions == 0 {
+            "no search (every board known or decided by a theorem)".to_string()
+        } else {
+            format!("computed by the frontier engine ({})", figures.figures())
+        };
+        eprintln!(
+            "{work}; {:.3} s; memory budget {}",
+            clock.elapsed().as_secs_f64(),
+            session.memory
+        );
+    }
     if format != Format::Table {
         print(&format.exporter().board_totals(&rows)?)?;
     }

@@ -399,6 +399,7 @@ impl Plan {
             growth,
         };
         stats.transitions += made.load(Ordering::Relaxed);
+        stats.layer_states += states;
         stats.peak_both_bytes = stats.peak_both_bytes.max(peak.load(Ordering::Relaxed));
         if states > stats.peak_states {
             stats.peak_states = states;

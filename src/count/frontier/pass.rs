@@ -280,6 +280,7 @@ impl Plan {
             let states = transfer.keys().len() as u64;
             growth.record(states);
             stats.transitions += transfer.transitions();
+            stats.layer_states += states;
             stats.peak_states = stats.peak_states.max(states);
             ctx.cancel.report_pass(u as u64 + 1, squares as u64, states);
             if let Some(height) = step_finishes {

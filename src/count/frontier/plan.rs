@@ -38,6 +38,9 @@ pub struct FrontierStats {
     pub peak_both_bytes: u64,
     /// States created over the whole run.
     pub transitions: u64,
+    /// The layers' states added up over every square: the work a pass does, whatever its
+    /// order of squares (what two ways of encoding states are compared by).
+    pub layer_states: u64,
     /// The count type that held every sum: 64, 128, or 0 for arbitrary precision; for counts
     /// kept modulo primes, the bits of their product.
     pub count_bits: u32,
@@ -63,6 +66,7 @@ impl FrontierStats {
         }
         self.peak_both_bytes = self.peak_both_bytes.max(other.peak_both_bytes);
         self.transitions += other.transitions;
+        self.layer_states += other.layer_states;
         self.halves_read += other.halves_read;
         self.period_rows = self.period_rows.max(other.period_rows);
         self.periodic_squares += other.periodic_squares;
@@ -71,6 +75,35 @@ impl FrontierStats {
             self.count_bits = other.count_bits;
             self.count_primes = other.count_primes;
         }
+    }
+
+    /// The figures as `--stats` says them: work, the largest layer and its bytes, the count type,
+    /// the period, the halves.
+    pub fn figures(&self) -> String {
+        let counts = match (self.count_primes, self.count_bits) {
+            (0, 0) => "arbitrary precision".to_string(),
+            (0, bits) => format!("{bits} bits"),
+            (primes, bits) => format!("residues modulo {primes} primes ({bits} bits)"),
+        };
+        let period = match self.period_rows {
+            0 => String::new(),
+            rows => format!(
+                "; a period of {rows} rows counted {} squares as products",
+                self.periodic_squares
+            ),
+        };
+        let halves = match (self.halves_read, self.halves_saved) {
+            (0, 0) => String::new(),
+            (read, saved) => format!("; halves: {read} read, {saved} computed and saved"),
+        };
+        format!(
+            "{} transitions, {} states over all layers, largest layer {} states, {:.1} MiB, {} bytes a state with the layer before it; counts in {counts}{period}{halves}",
+            self.transitions,
+            self.layer_states,
+            self.peak_states,
+            self.peak_bytes as f64 / (1u64 << 20) as f64,
+            self.bytes_per_state(),
+        )
     }
 
     /// The bytes a state at the peak: what two layers held at once, over the largest layer.
