@@ -94,9 +94,23 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
         },
     };
     let settings = session.settings(args.engine.engine);
-    view.check_engines(&settings)?;
+    let refused = view.check_engines(&settings).err();
     let questions = view.questions();
     let mut store = session.store()?;
+    if let Some(refused) = refused {
+        // No engine here counts it on one machine, but a merged plan may have, and the store
+        // holds what it merged (or imported, through the same checks): that is served.
+        let in_store = match (&refused, store.as_deref()) {
+            (knights::Error::BeyondOneMachine { .. }, Some(store)) => {
+                let served = knights::trust::served::lookup(store, &questions)?;
+                questions.iter().all(|q| served.contains_key(q))
+            }
+            _ => false,
+        };
+        if !in_store {
+            return Err(refused.into());
+        }
+    }
     let clock = Instant::now();
     let resolution =
         resolve_showing_progress(&questions, store.as_deref_mut(), &settings, session)?;
