@@ -11,6 +11,8 @@ use crate::error::Error;
 use crate::question::{PairError, Question, TourKind};
 use crate::resolve::{self, Resolution, Settings};
 
+/// The largest per-square table looked up in the store when no engine would count it.
+const STORED_TABLE_SQUARES: u64 = 4096;
 /// What a count request shows, as `knights count` does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum View {
@@ -67,6 +69,16 @@ impl View {
                 )
                 .collect(),
             _ => shown.collect(),
+        }
+    }
+
+    /// Whether a view the engines refuse is worth looking up in the store all the same (a
+    /// merged plan's table beyond one machine): every view but a table of more squares than
+    /// one lookup reads at once (a long board's table would list its starts by the million).
+    pub fn may_be_stored(self) -> bool {
+        match self {
+            View::Table(board) => board.squares() <= STORED_TABLE_SQUARES,
+            _ => true,
         }
     }
 

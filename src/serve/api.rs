@@ -200,6 +200,9 @@ async fn count_answer(app: App, query: Pairs) -> Result<Response, ApiError> {
     match request.asked {
         Asked::Count(view) => {
             if let Err(refused) = view.check_engines(&Settings::default()) {
+                if !view.may_be_stored() {
+                    return Err(refused.into());
+                }
                 // Beyond one machine, what the store holds (a merged plan's table) is served.
                 let questions = view.questions();
                 match (&refused, app.stored(&questions).await?) {

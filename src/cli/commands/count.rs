@@ -94,7 +94,10 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
         },
     };
     let settings = session.settings(args.engine.engine);
-    let refused = view.check_engines(&settings).err();
+    let refused = match view.check_engines(&settings) {
+        Err(refused) if !view.may_be_stored() => return Err(refused.into()),
+        checked => checked.err(),
+    };
     let questions = view.questions();
     let mut store = session.store()?;
     if let Some(refused) = refused {
