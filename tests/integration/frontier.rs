@@ -198,7 +198,7 @@ fn series_prints_one_line_per_board_and_saves_them() {
         .stdout(
             "rows,cols,kind,total_directed,total_undirected,reason\n3,18,closed,295456,147728,\n",
         )
-        .stderr(contains("no search (every board known"));
+        .stderr(contains("no frontier search (every board known"));
     test.knights()
         .args(["query", "--board", "3x18", "--kind", "closed"])
         .assert()

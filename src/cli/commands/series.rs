@@ -88,7 +88,7 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
     let figures = result?;
     if args.stats {
         let work = if figures.transitions == 0 {
-            "no search (every board known or decided by a theorem)".to_string()
+            "no frontier search (every board known, decided by a theorem or counted by the memo engine)".to_string()
         } else {
             format!("computed by the frontier engine ({})", figures.figures())
         };
