@@ -47,13 +47,6 @@ impl<T> Layer<T> {
         }
     }
 
-    /// The layer's states' keys.
-    pub(super) fn keys(&self) -> impl Iterator<Item = u64> + '_ {
-        self.shards
-            .iter()
-            .flat_map(|shard| shard.keys.iter().copied())
-    }
-
     /// The layer's shards.
     #[cfg(test)]
     pub(super) fn shards(&self) -> &[Shard<T>] {

@@ -5,7 +5,7 @@
 use num_bigint::BigUint;
 
 use super::layer::{Layer, by_word, first_layer, widening};
-use super::periodic::{LaneCounts, MAX_PERIOD, Period, SquareTransfer, fingerprint};
+use super::periodic::{LaneCounts, MAX_PERIOD, Period, SquareTransfer};
 use super::plan::{FrontierMode, FrontierStats, Plan};
 use super::residue::primes_for;
 use super::state::{Codec, Word};
@@ -14,6 +14,10 @@ use super::tally::Tally;
 use crate::cancel::CancelFlag;
 use crate::error::Error;
 use crate::memory::MemoryBudget;
+
+/// A layer is taken as settled, and a period recorded from it, when its states differ from
+/// those a period earlier by at most this fraction of them (`1 / SETTLED`).
+const SETTLED: u64 = 64;
 
 /// How a pass keeps its counts (see [`Plan::lanes`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -152,13 +156,26 @@ impl Plan {
         }
         let rows = *heights.end();
         let squares = rows * self.w;
+        let asked = heights.clone();
+        // A series' pass finishes boards at every row, reporting the heights asked only: rows
+        // then act alike from the top of the board down, not from the first height asked.
+        let finishing = if self.periodic && heights.start() < heights.end() {
+            1..=rows
+        } else {
+            asked.clone()
+        };
+        let heights = &finishing;
         let mut last_reported = 0;
         let mut finish = |height: usize, count: T| {
-            report(height, count.into_big());
+            if asked.contains(&height) {
+                report(height, count.into_big());
+            }
             last_reported = height;
         };
-        // The fingerprint of the states after each row.
-        let mut prints = std::collections::BTreeMap::new();
+        // A period that did not close is not looked for again.
+        let mut look_for_period = self.periodic;
+        // The states after each row.
+        let mut row_ends: Vec<u64> = Vec::new();
         let mut v = 0;
         while v < squares {
             cancel.check()?;
@@ -185,21 +202,21 @@ impl Plan {
                 break; // nothing can finish any more: the heights left count 0
             }
             v += 1;
-            if v % self.w == 0 && v < squares {
-                let row = v / self.w - 1;
-                prints.insert(row, layer.fingerprint());
-                let period = self
-                    .periodic
-                    .then(|| self.period_from::<Wd>(&prints, row, heights));
-                if let Some(period) = period.flatten() {
+            if v % self.w == 0 {
+                row_ends.push(states);
+            }
+            if v % self.w == 0
+                && v < squares
+                && look_for_period
+                && let Some(period) = self.period_from::<Wd>(&row_ends, heights)
+            {
+                {
                     let ctx = PassContext {
                         codec: &codec,
                         heights,
                         budget,
                         cancel,
                     };
-                    stats.count_bits = T::BITS;
-                    stats.count_primes = T::PRIMES;
                     let (after, next_v) = self.periodic_rows::<Wd, T>(
                         &ctx,
                         layer.into_lanes(),
@@ -209,6 +226,12 @@ impl Plan {
                         &mut finish,
                     )?;
                     layer = Counts::Lanes(after);
+                    if next_v == v {
+                        look_for_period = false;
+                    } else {
+                        stats.count_bits = T::BITS;
+                        stats.count_primes = T::PRIMES;
+                    }
                     v = next_v;
                     if layer.states() == 0 {
                         break;
@@ -216,44 +239,44 @@ impl Plan {
                 }
             }
         }
-        for height in (last_reported + 1).max(*heights.start())..=*heights.end() {
+        for height in (last_reported + 1).max(*asked.start())..=*asked.end() {
             report(height, BigUint::default());
         }
         Ok(stats)
     }
 
-    /// The period, in rows, after which the states after row `row` repeat, where the next
-    /// rows act as the rows a period before them did: the fewest rows whose fingerprints
-    /// match. (The fingerprint only proposes a period; [`Plan::periodic_rows`] checks it.)
+    /// The period, in rows, that the pass takes after the rows whose states `row_ends` holds:
+    /// the fewest rows `p` such that the `p` rows to come act as the `p` rows after them (so
+    /// that a period recorded now is used at least twice; the board's last row acts as no
+    /// other), and the states after the last row are within [`SETTLED`] of those `p` rows
+    /// earlier. Closed from a layer still far from settled, the sets hold every state of the
+    /// rows to come at once, and cost more than the rows they save.
     fn period_from<Wd: Word>(
         &self,
-        prints: &std::collections::BTreeMap<usize, (u64, u64)>,
-        row: usize,
+        row_ends: &[u64],
         heights: &std::ops::RangeInclusive<usize>,
     ) -> Option<usize> {
-        let rows = *heights.end();
-        (1..=MAX_PERIOD.min(row)).find(|&p| {
-            let (Some(now), Some(then)) = (prints.get(&row), prints.get(&(row - p))) else {
-                return false;
-            };
-            // Rows row + 1 ..= row + p are recorded, and must act as the p rows before them;
-            // the board's last row is never part of a period.
-            now == then
-                && row + p + 1 < rows
-                && (0..p * self.w).all(|i| {
-                    let u = (row + 1) * self.w + i;
+        let squares = *heights.end() * self.w;
+        let rows = row_ends.len();
+        (1..=MAX_PERIOD.min(rows.saturating_sub(1))).find(|&p| {
+            let (now, then) = (row_ends[rows - 1], row_ends[rows - 1 - p]);
+            let first = rows * self.w;
+            let span = p * self.w;
+            now.abs_diff(then) <= then / SETTLED
+                && first + 2 * span <= squares
+                && (first..first + span).all(|u| {
                     same_transfer(
+                        &self.step::<Wd>(u + span, heights),
                         &self.step::<Wd>(u, heights),
-                        &self.step::<Wd>(u - p * self.w, heights),
                     )
                 })
         })
     }
 
     /// From the states after square `v - 1` (the end of a row), records the next `period`
-    /// rows as matrices, and if the states after them are those it started from, runs every
-    /// later row that acts alike as matrix products. Returns the layer it stops at and its
-    /// next square.
+    /// rows as matrices over sets closed under them, and runs those rows and every later row
+    /// that acts alike as matrix products. Returns the layer it stops at and its next square
+    /// (`v` itself, the layer unchanged, when the sets do not close).
     fn periodic_rows<Wd: Word, T: Tally>(
         &self,
         ctx: &PassContext<'_>,
@@ -265,11 +288,29 @@ impl Plan {
     ) -> Result<(Layer<T>, usize), Error> {
         let squares = *ctx.heights.end() * self.w;
         let (start_keys, mut counts, mut growth) = layer.into_sorted();
-        let mut record = Period {
-            first: v,
-            squares: Vec::with_capacity(period * self.w),
+        let steps: Vec<Step<Wd>> = (v..v + period * self.w)
+            .map(|u| self.step::<Wd>(u, ctx.heights))
+            .collect();
+        let max_bytes = ctx
+            .budget
+            .bytes()
+            .saturating_sub((counts.len() * std::mem::size_of::<T>()) as u64)
+            / 2;
+        let record = Period::record_closed(
+            self,
+            ctx.codec,
+            &steps,
+            v,
+            &start_keys,
+            max_bytes,
+            ctx.cancel,
+        )?;
+        let Some(record) = record else {
+            return Ok((Layer::from_states(start_keys, counts, growth), v));
         };
-        let mut steps = Vec::with_capacity(period * self.w);
+        drop(start_keys);
+        // The states the period's sets add to those it starts from have not been reached.
+        counts.resize(record.start_states(), T::zero());
         // A square counted: its states and transitions recorded, its finished ways reported.
         let mut settle = |transfer: &SquareTransfer,
                           step_finishes: Option<usize>,
@@ -287,43 +328,6 @@ impl Plan {
                 finish(height, finished);
             }
         };
-        // One square by its matrix, the counts whole: the ways that finish at it.
-        let apply = |transfer: &SquareTransfer, counts: &mut Vec<T>| -> Result<T, Error> {
-            ctx.cancel.check()?;
-            let (next, finished) = transfer
-                .apply(counts)
-                .ok_or(Error::Overflow { board: self.board })?;
-            *counts = next;
-            Ok(finished)
-        };
-        for u in v..v + period * self.w {
-            let step = self.step::<Wd>(u, ctx.heights);
-            let from = record.squares.last().map_or(&start_keys[..], |s| s.keys());
-            let Some(transfer) = SquareTransfer::record(self, ctx.codec, &step, from) else {
-                // Too many to number: on square by square from the last square recorded.
-                let keys = from.to_vec();
-                return Ok((Layer::from_states(keys, counts, growth), u));
-            };
-            let finished = apply(&transfer, &mut counts)?;
-            settle(&transfer, step.finishes, u, finished, &mut growth, stats);
-            record.squares.push(transfer);
-            steps.push(step);
-            let held = record.bytes() + (counts.len() * std::mem::size_of::<T>()) as u64;
-            let last = record.squares.last().expect("just recorded");
-            if held > ctx.budget.bytes() / 2 || counts.is_empty() {
-                // Too large to keep, or nothing goes on: on square by square.
-                let keys = last.keys().to_vec();
-                return Ok((Layer::from_states(keys, counts, growth), u + 1));
-            }
-        }
-        let end = v + period * self.w;
-        if record.squares.last().expect("a period has squares").keys() != &start_keys[..] {
-            // Alike only in their fingerprints: on square by square.
-            let keys = record.squares.last().expect("recorded").keys().to_vec();
-            return Ok((Layer::from_states(keys, counts, growth), end));
-        }
-        drop(start_keys);
-        let mut u = end;
         // The squares from `u` on that act as the recorded ones, at most a period of them.
         let acting_alike = |u: usize| -> Vec<Step<Wd>> {
             (u..squares.min(u + steps.len()))
@@ -331,6 +335,7 @@ impl Plan {
                 .take_while(|step| same_transfer(step, &steps[(step.v - v) % steps.len()]))
                 .collect()
         };
+        let mut u = v;
         if let Some(mut lanes) = LaneCounts::split(&counts) {
             // A period at a time, lane by lane.
             drop(counts);
@@ -362,7 +367,12 @@ impl Plan {
                 if !same_transfer(&step, &steps[(u - v) % steps.len()]) {
                     break;
                 }
-                let finished = apply(record.square(u), &mut counts)?;
+                ctx.cancel.check()?;
+                let (next, finished) = record
+                    .square(u)
+                    .apply(&counts)
+                    .ok_or(Error::Overflow { board: self.board })?;
+                counts = next;
                 settle(
                     record.square(u),
                     step.finishes,
@@ -375,7 +385,7 @@ impl Plan {
             }
         }
         stats.period_rows = period as u32;
-        stats.periodic_squares += (u - end) as u64;
+        stats.periodic_squares += (u - v) as u64;
         let counts_bytes = (counts.len() * std::mem::size_of::<T>()) as u64;
         stats.peak_both_bytes = stats.peak_both_bytes.max(record.bytes() + 2 * counts_bytes);
         let keys = record.square(u - 1).keys().to_vec();
@@ -403,13 +413,6 @@ impl<T: Tally> Counts<T> {
         match self {
             Counts::Small(layer) => layer.states(),
             Counts::Lanes(layer) => layer.states(),
-        }
-    }
-
-    fn fingerprint(&self) -> (u64, u64) {
-        match self {
-            Counts::Small(layer) => fingerprint(layer.keys()),
-            Counts::Lanes(layer) => fingerprint(layer.keys()),
         }
     }
 

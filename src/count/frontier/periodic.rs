@@ -1,15 +1,20 @@
 //! The periodic transfer: in the middle of a long board every row's squares act on states as
-//! the same squares a row earlier do, so once the set of states after a row is the set of `p`
-//! rows earlier, the next `p` rows map that set onto itself in the same way every time. Their
-//! squares are then recorded once, as sparse matrices over the states' positions in sorted
-//! order, and every later row in the middle of the board costs a few sparse matrix–vector
-//! products: no state is generated, hashed or looked up again.
+//! the same squares a row earlier do, so the next `p` rows map states in the same way every
+//! time. Their squares are then recorded once, as sparse matrices over sets of states closed
+//! under the period (every state the period can reach from its set is in it), and every later
+//! row in the middle of the board costs a few sparse matrix–vector products: no state is
+//! generated, hashed or looked up again.
+//!
+//! The sets are closed, not waited for: the states after a row grow for many rows before they
+//! repeat (six rows' open tours still gain states after twelve rows), but once a row's states
+//! are within a small fraction of those a period earlier (the pass decides when), the states
+//! every later row can reach are found at once, round after round of the new states only. A
+//! state no row has reached yet is simply counted 0.
 //!
 //! A matrix is kept in pull form, each next state with the states it comes from, so that the
-//! next states are summed independently, on both cores. Recording a square also computes its
-//! counts, so a record that turns out not to repeat (two sets alike only in their fingerprint)
-//! costs nothing but its sort.
+//! next states are summed independently, on both cores.
 
+use hashbrown::HashMap;
 use rayon::prelude::*;
 
 use super::plan::Plan;
@@ -18,28 +23,20 @@ use super::rules::Outcome;
 use super::state::{Codec, Word};
 use super::step::Step;
 use super::tally::Tally;
+use crate::cancel::CancelFlag;
+use crate::error::Error;
 
 /// The longest period looked for, in rows.
 pub(super) const MAX_PERIOD: usize = 4;
 
-/// A fingerprint of a set of states: its size and a sum of well-mixed keys, which equal sets
-/// share and different ones almost never do.
-pub(super) fn fingerprint(keys: impl Iterator<Item = u64>) -> (u64, u64) {
-    keys.fold((0, 0), |(len, sum), key| {
-        (len + 1, sum.wrapping_add(mix(key)))
-    })
-}
+/// The most times the new states may go round a period before its sets are taken as not
+/// closing (the pass then goes on square by square).
+const MAX_ROUNDS: usize = 1024;
 
-fn mix(key: u64) -> u64 {
-    let mut hash = key.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    hash = (hash ^ (hash >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    hash = (hash ^ (hash >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    hash ^ (hash >> 31)
-}
-
-/// One square as a matrix from the sorted states before it to the sorted states after it.
+/// One square as a matrix from the states before it to the states after it, each set in the
+/// order its states were first reached.
 pub(super) struct SquareTransfer {
-    /// The states after the square, sorted.
+    /// The states after the square.
     keys: Vec<u64>,
     /// Next state `t` comes from the states `sources[offsets[t]..offsets[t + 1]]` (a state
     /// reached twice from one state is listed twice).
@@ -49,62 +46,147 @@ pub(super) struct SquareTransfer {
     finished: Vec<u32>,
 }
 
-impl SquareTransfer {
-    /// Records the square of `step` from the sorted states `from`; `None` where its states or
-    /// edges are too many to number in 32 bits.
-    pub(super) fn record<Wd: Word>(
-        plan: &Plan,
-        codec: &Codec,
-        step: &Step<Wd>,
-        from: &[u64],
-    ) -> Option<SquareTransfer> {
-        const CHUNK: usize = 4096;
-        u32::try_from(from.len()).ok()?;
-        // Each chunk's edges (next state, source) and finishing sources.
-        type Part = (Vec<(u64, u32)>, Vec<u32>);
-        let parts: Vec<Part> = from
-            .par_chunks(CHUNK)
-            .enumerate()
-            .map(|(chunk, keys)| {
-                let (mut edges, mut finished) = (Vec::new(), Vec::new());
-                for (i, &key) in keys.iter().enumerate() {
-                    let source = (chunk * CHUNK + i) as u32;
-                    plan.transitions(codec, step, key, |outcome| match outcome {
-                        Outcome::Next(next, _) => edges.push((next, source)),
-                        Outcome::Finished(_) => finished.push(source),
-                    });
-                }
-                (edges, finished)
-            })
-            .collect();
-        let mut edges: Vec<(u64, u32)> = Vec::with_capacity(parts.iter().map(|p| p.0.len()).sum());
-        let mut finished = Vec::new();
-        for (part, done) in parts {
-            edges.extend(part);
-            finished.extend(done);
+/// The states before one square of a period being recorded, numbered in the order they were
+/// first reached.
+#[derive(Default)]
+struct StateSet {
+    keys: Vec<u64>,
+    index: HashMap<u64, u32>,
+}
+
+impl StateSet {
+    /// The number of `key`, and whether it is new; `None` past 32 bits.
+    fn insert(&mut self, key: u64) -> Option<(u32, bool)> {
+        let next = u32::try_from(self.keys.len()).ok()?;
+        let mut new = false;
+        let number = *self.index.entry(key).or_insert_with(|| {
+            new = true;
+            next
+        });
+        if new {
+            self.keys.push(key);
         }
-        u32::try_from(edges.len()).ok()?;
-        edges.par_sort_unstable();
-        let mut keys = Vec::new();
-        let mut offsets = Vec::new();
-        let mut sources = Vec::with_capacity(edges.len());
-        for (i, &(key, source)) in edges.iter().enumerate() {
-            if i == 0 || edges[i - 1].0 != key {
-                keys.push(key);
-                offsets.push(i as u32);
-            }
-            sources.push(source);
-        }
-        offsets.push(edges.len() as u32);
-        Some(SquareTransfer {
-            keys,
-            offsets,
-            sources,
-            finished,
-        })
+        Some((number, new))
     }
 
-    /// The states after the square, sorted.
+    /// The bytes held: the keys, and the map's buckets (a key, a number and a control byte).
+    fn bytes(&self) -> u64 {
+        (self.keys.capacity() * 8 + self.index.capacity() * 13) as u64
+    }
+}
+
+impl Period {
+    /// Records the squares of `steps` (whole rows, from square `first`), the last leading back
+    /// to the first, over sets closed under them: from the states `start` (the head of the
+    /// first set, in their order), the new states of each square are taken through it, round
+    /// after round, until a square reaches none new. `None` where the sets do not close within
+    /// `max_bytes` or [`MAX_ROUNDS`], or are too many to number in 32 bits.
+    pub(super) fn record_closed<Wd: Word>(
+        plan: &Plan,
+        codec: &Codec,
+        steps: &[Step<Wd>],
+        first: usize,
+        start: &[u64],
+        max_bytes: u64,
+        cancel: &CancelFlag,
+    ) -> Result<Option<Period>, Error> {
+        const CHUNK: usize = 4096;
+        let n = steps.len();
+        // sets[j]: the states before square j of the period (sets[0] also those after it).
+        let mut sets: Vec<StateSet> = (0..n).map(|_| StateSet::default()).collect();
+        let mut fresh = Vec::with_capacity(start.len());
+        for &key in start {
+            let Some((number, _)) = sets[0].insert(key) else {
+                return Ok(None);
+            };
+            fresh.push(number);
+        }
+        // Each square's moves as (next state << 32 | state), and its finishing states.
+        let mut edges: Vec<Vec<u64>> = (0..n).map(|_| Vec::new()).collect();
+        let mut finished: Vec<Vec<u32>> = (0..n).map(|_| Vec::new()).collect();
+        let (mut j, mut rounds) = (0, 0);
+        while !fresh.is_empty() {
+            cancel.check()?;
+            let keys: Vec<u64> = fresh.iter().map(|&s| sets[j].keys[s as usize]).collect();
+            type Part = (Vec<(u64, u32)>, Vec<u32>);
+            let parts: Vec<Part> = keys
+                .par_chunks(CHUNK)
+                .zip(fresh.par_chunks(CHUNK))
+                .map(|(keys, numbers)| {
+                    let (mut next, mut done) = (Vec::new(), Vec::new());
+                    for (&key, &source) in keys.iter().zip(numbers) {
+                        plan.transitions(codec, &steps[j], key, |outcome| match outcome {
+                            Outcome::Next(key, _) => next.push((key, source)),
+                            Outcome::Finished(_) => done.push(source),
+                        });
+                    }
+                    (next, done)
+                })
+                .collect();
+            drop(keys);
+            let to = (j + 1) % n;
+            let mut next_fresh = Vec::new();
+            for (next, done) in parts {
+                finished[j].extend(done);
+                edges[j].reserve(next.len());
+                for (key, source) in next {
+                    let Some((number, new)) = sets[to].insert(key) else {
+                        return Ok(None);
+                    };
+                    if new {
+                        next_fresh.push(number);
+                    }
+                    edges[j].push(u64::from(number) << 32 | u64::from(source));
+                }
+            }
+            let too_many = edges[j].len() >= u32::MAX as usize;
+            fresh = next_fresh;
+            j = to;
+            if j == 0 {
+                rounds += 1;
+            }
+            let bytes: u64 = sets.iter().map(StateSet::bytes).sum::<u64>()
+                + edges.iter().map(|e| e.capacity() as u64 * 8).sum::<u64>();
+            if too_many || rounds > MAX_ROUNDS || bytes > max_bytes {
+                return Ok(None);
+            }
+        }
+        // Square j leads to the states of set j + 1 (the last square, to those of set 0).
+        let mut keys: Vec<Vec<u64>> = sets.into_iter().map(|set| set.keys).collect();
+        keys.rotate_left(1);
+        let squares = keys
+            .into_iter()
+            .zip(edges)
+            .zip(finished)
+            .map(|((keys, mut edges), finished)| {
+                edges.par_sort_unstable();
+                let mut offsets = vec![0u32; keys.len() + 1];
+                for &edge in &edges {
+                    offsets[(edge >> 32) as usize + 1] += 1;
+                }
+                for t in 0..keys.len() {
+                    offsets[t + 1] += offsets[t];
+                }
+                let sources = edges.iter().map(|&edge| edge as u32).collect();
+                SquareTransfer {
+                    keys,
+                    offsets,
+                    sources,
+                    finished,
+                }
+            })
+            .collect();
+        Ok(Some(Period { first, squares }))
+    }
+
+    /// The states the period starts from and ends at.
+    pub(super) fn start_states(&self) -> usize {
+        self.squares.last().map_or(0, |square| square.keys.len())
+    }
+}
+
+impl SquareTransfer {
+    /// The states after the square.
     pub(super) fn keys(&self) -> &[u64] {
         &self.keys
     }
@@ -253,7 +335,7 @@ impl LaneCounts {
     }
 }
 
-/// The squares of one period, recorded from the sorted states after the row before it.
+/// The squares of one period, recorded over sets of states closed under it.
 pub(super) struct Period {
     /// The first square recorded.
     pub(super) first: usize,
@@ -342,13 +424,5 @@ mod tests {
             Residues([11, 12, 13]),
         ]);
         assert!(LaneCounts::split(&[1u64, 2]).is_none());
-    }
-
-    #[test]
-    fn fingerprints_tell_sets_apart_whatever_the_order() {
-        let a = fingerprint([1u64, 2, 3].into_iter());
-        assert_eq!(a, fingerprint([3u64, 1, 2].into_iter()));
-        assert_ne!(a, fingerprint([1u64, 2, 4].into_iter()));
-        assert_ne!(a, fingerprint([1u64, 2].into_iter()));
     }
 }
