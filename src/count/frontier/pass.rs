@@ -210,32 +210,30 @@ impl Plan {
                 && look_for_period
                 && let Some(period) = self.period_from::<Wd>(&row_ends, heights)
             {
-                {
-                    let ctx = PassContext {
-                        codec: &codec,
-                        heights,
-                        budget,
-                        cancel,
-                    };
-                    let (after, next_v) = self.periodic_rows::<Wd, T>(
-                        &ctx,
-                        layer.into_lanes(),
-                        v,
-                        period,
-                        &mut stats,
-                        &mut finish,
-                    )?;
-                    layer = Counts::Lanes(after);
-                    if next_v == v {
-                        look_for_period = false;
-                    } else {
-                        stats.count_bits = T::BITS;
-                        stats.count_primes = T::PRIMES;
-                    }
-                    v = next_v;
-                    if layer.states() == 0 {
-                        break;
-                    }
+                let ctx = PassContext {
+                    codec: &codec,
+                    heights,
+                    budget,
+                    cancel,
+                };
+                let (after, next_v) = self.periodic_rows::<Wd, T>(
+                    &ctx,
+                    layer.into_lanes(),
+                    v,
+                    period,
+                    &mut stats,
+                    &mut finish,
+                )?;
+                layer = Counts::Lanes(after);
+                if next_v == v {
+                    look_for_period = false;
+                } else {
+                    stats.count_bits = T::BITS;
+                    stats.count_primes = T::PRIMES;
+                }
+                v = next_v;
+                if layer.states() == 0 {
+                    break;
                 }
             }
         }
