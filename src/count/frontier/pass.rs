@@ -140,9 +140,19 @@ impl Plan {
         report: &mut dyn FnMut(usize, BigUint),
     ) -> Result<FrontierStats, Error> {
         let codec = Codec::new(self.k);
+        // The lanes the counts are read from: those the bound asks for, where the count type
+        // holds more (the others are not run through the period's products).
+        let used = match self.lanes() {
+            Lanes::Primes(primes) if T::PRIMES > 0 => primes.min(T::LANES),
+            _ => T::LANES,
+        };
+        let (count_bits, count_primes) = match T::BITS.checked_div(T::PRIMES) {
+            Some(bits_a_prime) => (bits_a_prime * used as u32, used as u32),
+            None => (T::BITS, T::PRIMES),
+        };
         let mut stats = FrontierStats {
-            count_bits: T::BITS,
-            count_primes: T::PRIMES,
+            count_bits,
+            count_primes,
             ..FrontierStats::default()
         };
         let mut layer = if small_first {
@@ -168,7 +178,7 @@ impl Plan {
         let mut last_reported = 0;
         let mut finish = |height: usize, count: T| {
             if asked.contains(&height) {
-                report(height, count.into_big());
+                report(height, count.into_big_within(used));
             }
             last_reported = height;
         };
@@ -215,6 +225,7 @@ impl Plan {
                     heights,
                     budget,
                     cancel,
+                    used,
                 };
                 let (after, next_v) = self.periodic_rows::<Wd, T>(
                     &ctx,
@@ -228,8 +239,7 @@ impl Plan {
                 if next_v == v {
                     look_for_period = false;
                 } else {
-                    stats.count_bits = T::BITS;
-                    stats.count_primes = T::PRIMES;
+                    (stats.count_bits, stats.count_primes) = (count_bits, count_primes);
                 }
                 v = next_v;
                 if layer.states() == 0 {
@@ -334,7 +344,7 @@ impl Plan {
                 .collect()
         };
         let mut u = v;
-        if let Some(mut lanes) = LaneCounts::split(&counts) {
+        if let Some(mut lanes) = LaneCounts::split(&counts, ctx.used) {
             // A period at a time, lane by lane.
             drop(counts);
             loop {
@@ -397,6 +407,8 @@ struct PassContext<'a> {
     heights: &'a std::ops::RangeInclusive<usize>,
     budget: MemoryBudget,
     cancel: &'a CancelFlag,
+    /// The lanes of a count the pass reads (see [`Plan::run_with`]).
+    used: usize,
 }
 
 /// A pass's layer: counts in `u64` (before a period, see [`Plan::run_word`]) or of the pass's

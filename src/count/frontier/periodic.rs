@@ -271,26 +271,31 @@ impl SquareTransfer {
 
 /// Counts held lane by lane (see [`Tally::LANES`]): lane `j` of every state in one vector, so
 /// that a run of squares goes one lane at a time, lanes side by side on the cores, each with
-/// its states in the cache (the counts of all lanes together are many times larger).
+/// its states in the cache (the counts of all lanes together are many times larger). Only the
+/// lanes the pass reads its counts from are run: a count type is compiled for a few sizes, and
+/// a pass that needs 35 primes keeps its counts in 64 (the other lanes come back as 0).
 pub(super) struct LaneCounts {
     lanes: Vec<Vec<u64>>,
+    /// The lanes of the count type.
+    width: usize,
 }
 
 impl LaneCounts {
-    /// The counts as lanes; `None` for a count type without lanes.
-    pub(super) fn split<T: Tally>(counts: &[T]) -> Option<LaneCounts> {
+    /// The first `used` lanes of the counts; `None` for a count type without lanes.
+    pub(super) fn split<T: Tally>(counts: &[T], used: usize) -> Option<LaneCounts> {
         (T::LANES > 0).then(|| LaneCounts {
-            lanes: (0..T::LANES)
+            lanes: (0..used.clamp(1, T::LANES))
                 .into_par_iter()
                 .map(|j| counts.iter().map(|c| c.lanes()[j]).collect())
                 .collect(),
+            width: T::LANES,
         })
     }
 
     /// The counts put back together.
     pub(super) fn join<T: Tally>(self) -> Vec<T> {
         let states = self.lanes.first().map_or(0, Vec::len);
-        let mut word = vec![0; self.lanes.len()];
+        let mut word = vec![0; self.width];
         (0..states)
             .map(|i| {
                 for (w, lane) in word.iter_mut().zip(&self.lanes) {
@@ -323,7 +328,7 @@ impl LaneCounts {
                     .collect()
             })
             .collect();
-        let mut word = vec![0; self.lanes.len()];
+        let mut word = vec![0; self.width];
         (0..transfers.len())
             .map(|s| {
                 for (w, lane) in word.iter_mut().zip(&finished) {
@@ -402,7 +407,7 @@ mod tests {
             whole = next;
             finished_whole.push(finished);
         }
-        let mut lanes = LaneCounts::split(&start).unwrap();
+        let mut lanes = LaneCounts::split(&start, T::LANES).unwrap();
         let finished = lanes.apply::<T>(&transfers.iter().collect::<Vec<_>>());
         assert_eq!(finished, finished_whole);
         assert_eq!(lanes.join::<T>(), whole);
@@ -423,6 +428,24 @@ mod tests {
             Residues([p[0] - 3, p[1] - 5, 2]),
             Residues([11, 12, 13]),
         ]);
-        assert!(LaneCounts::split(&[1u64, 2]).is_none());
+        assert!(LaneCounts::split(&[1u64, 2], 1).is_none());
+        // Only the lanes asked for are run; the others come back as 0.
+        let start = vec![
+            Residues([5, 6, 7]),
+            Residues([p[0] - 1, p[1] - 1, 1]),
+            Residues([2, 3, p[2] - 4]),
+            Residues([8, 9, 10]),
+        ];
+        let mut whole = start.clone();
+        for transfer in &transfers() {
+            whole = transfer.apply(&whole).unwrap().0;
+        }
+        let mut lanes = LaneCounts::split(&start, 2).unwrap();
+        lanes.apply::<Residues<3>>(&transfers().iter().collect::<Vec<_>>());
+        let first_two: Vec<_> = whole
+            .iter()
+            .map(|c| Residues([c.0[0], c.0[1], 0]))
+            .collect();
+        assert_eq!(lanes.join::<Residues<3>>(), first_two);
     }
 }

@@ -21,6 +21,13 @@ pub(super) trait Tally: Clone + Send + Sync + AddAssign {
     /// Half of this count (which is even).
     fn halve(&mut self);
     fn into_big(self) -> BigUint;
+    /// The count, read from its first `lanes` lanes only (all of them for a type without
+    /// lanes): a pass whose counts are below the product of fewer primes than its type holds
+    /// runs the others not at all (see `LaneCounts`).
+    fn into_big_within(self, lanes: usize) -> BigUint {
+        let _ = lanes;
+        self.into_big()
+    }
     /// The count `value`.
     fn from_u64(value: u64) -> Self;
     /// How many independent words (lanes) the count is made of, each added on its own modulo
@@ -180,6 +187,9 @@ impl<const K: usize> Tally for Residues<K> {
     }
     fn into_big(self) -> BigUint {
         combine(&self.0)
+    }
+    fn into_big_within(self, lanes: usize) -> BigUint {
+        combine(&self.0[..lanes.min(K)])
     }
     fn from_u64(value: u64) -> Self {
         let mut residues = [0; K];

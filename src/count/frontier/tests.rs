@@ -380,7 +380,7 @@ fn pass_in<T: super::tally::Tally>(
 /// Counts kept modulo primes, or modulo 2^64, equal the counts in arbitrary precision, on
 /// every kind of pass the engine makes: totals, closed tours, from a start, between two
 /// squares, and series (whose counts pass 2^64 on 3 rows); with the fewest primes and with
-/// many.
+/// many (of which the pass runs only those the board's bound asks for).
 #[test]
 fn counts_modulo_primes_equal_exact_counts() {
     use super::tally::{Residues, Wrapping64};
