@@ -11,8 +11,7 @@ use rayon::prelude::*;
 
 use super::plan::{FrontierStats, Plan};
 use super::rules::Outcome;
-use super::state::{Codec, Word};
-use super::step::Step;
+use super::sweep::Sweep;
 use super::tally::Tally;
 use crate::cancel::CancelFlag;
 use crate::error::Error;
@@ -250,11 +249,14 @@ pub(super) use widening;
 impl Plan {
     /// Turns one layer into the next with the moves of one square, in parallel: returns the
     /// next layer and the ways that finished a board at this step.
-    pub(super) fn advance<Wd: Word, T: Tally>(
+    // The square's index `v` is only for the budget's error; the rest is what a step reads.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn advance<S: Sweep, T: Tally>(
         &self,
-        codec: &Codec,
+        sweep: &S,
         layer: Layer<T>,
-        step: &Step<Wd>,
+        step: &S::Step,
+        v: usize,
         budget: MemoryBudget,
         cancel: &CancelFlag,
         stats: &mut FrontierStats,
@@ -321,7 +323,7 @@ impl Plan {
                 if read % 4096 == 4095 && cancel.is_cancelled() {
                     return;
                 }
-                self.transitions(codec, step, key, |outcome| match outcome {
+                sweep.transitions(step, key, |outcome| match outcome {
                     Outcome::Next(next_key, _) => {
                         local_made += 1;
                         let target = shard_of(next_key, shards);
@@ -376,7 +378,7 @@ impl Plan {
         if over_budget.load(Ordering::Relaxed) {
             return Err(Error::MemoryBudget {
                 board: self.board,
-                square: step.v,
+                square: v,
                 states,
                 bytes: bytes.load(Ordering::Relaxed),
                 budget: budget.bytes(),
@@ -405,10 +407,9 @@ impl Plan {
     }
 }
 
-/// The layer before the first square: its one state, whose window holds squares that do not
-/// exist (done), in one way, on a board of width `w`.
-pub(super) fn first_layer<Wd: Word, T: Tally>(codec: &Codec, w: usize) -> Layer<T> {
-    let initial = codec.initial::<Wd>();
+/// The layer before the first square: its one state `initial`, in one way, on a board of
+/// width `w`.
+pub(super) fn first_layer<T: Tally>(initial: u64, w: usize) -> Layer<T> {
     let mut shards: Vec<Shard<T>> = (0..MIN_SHARDS).map(|_| Shard::empty()).collect();
     shards[shard_of(initial, MIN_SHARDS)] = Shard::single(initial, T::one());
     Layer {

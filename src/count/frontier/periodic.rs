@@ -17,11 +17,9 @@
 use hashbrown::HashMap;
 use rayon::prelude::*;
 
-use super::plan::Plan;
 use super::residue::add_mod;
 use super::rules::Outcome;
-use super::state::{Codec, Word};
-use super::step::Step;
+use super::sweep::Sweep;
 use super::tally::Tally;
 use crate::cancel::CancelFlag;
 use crate::error::Error;
@@ -81,10 +79,9 @@ impl Period {
     /// first set, in their order), the new states of each square are taken through it, round
     /// after round, until a square reaches none new. `None` where the sets do not close within
     /// `max_bytes` or [`MAX_ROUNDS`], or are too many to number in 32 bits.
-    pub(super) fn record_closed<Wd: Word>(
-        plan: &Plan,
-        codec: &Codec,
-        steps: &[Step<Wd>],
+    pub(super) fn record_closed<S: Sweep>(
+        sweep: &S,
+        steps: &[S::Step],
         first: usize,
         start: &[u64],
         max_bytes: u64,
@@ -115,7 +112,7 @@ impl Period {
                 .map(|(keys, numbers)| {
                     let (mut next, mut done) = (Vec::new(), Vec::new());
                     for (&key, &source) in keys.iter().zip(numbers) {
-                        plan.transitions(codec, &steps[j], key, |outcome| match outcome {
+                        sweep.transitions(&steps[j], key, |outcome| match outcome {
                             Outcome::Next(key, _) => next.push((key, source)),
                             Outcome::Finished(_) => done.push(source),
                         });

@@ -305,7 +305,8 @@ fn compact_layers_hold_what_one_hash_map_holds() {
                 } else {
                     plan.n - 1
                 };
-                let mut layer = first_layer::<u64, u64>(&codec, plan.w);
+                let sweep = super::sweep::WindowSweep::<u64>::new(&plan, &codec, heights.clone());
+                let mut layer = first_layer::<u64>(codec.initial::<u64>(), plan.w);
                 let mut plain: HashMap<u64, u64> = HashMap::new();
                 plain.insert(codec.initial::<u64>(), 1);
                 let mut stats = FrontierStats::default();
@@ -313,9 +314,10 @@ fn compact_layers_hold_what_one_hash_map_holds() {
                     let step = plan.step::<u64>(v, &heights);
                     let (next, finished) = plan
                         .advance(
-                            &codec,
+                            &sweep,
                             layer,
                             &step,
+                            v,
                             MemoryBudget::DEFAULT,
                             &cancel,
                             &mut stats,

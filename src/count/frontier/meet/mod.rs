@@ -22,6 +22,7 @@ use self::lookup::{JoinRules, lookup_join};
 use super::layer::{Layer, by_word, first_layer};
 use super::plan::{FrontierMode, FrontierStats, Plan, Purpose};
 use super::state::{Codec, Word};
+use super::sweep::{Sweep, WindowSweep};
 use super::tally::Tally;
 use crate::board::Square;
 use crate::cancel::CancelFlag;
@@ -142,12 +143,14 @@ impl Plan {
     ) -> Result<Layer<T>, Error> {
         let last = self.last_of_top_half();
         let codec = Codec::new(self.k);
-        let mut layer = first_layer::<Wd, T>(&codec, self.w);
-        let heights = self.h..=self.h;
+        let sweep = WindowSweep::<Wd>::new(self, &codec, self.h..=self.h);
+        let mut layer = first_layer::<T>(sweep.initial(), self.w);
         for v in 0..=last {
             cancel.check()?;
-            let step = self.step::<Wd>(v, &heights);
-            layer = self.advance(&codec, layer, &step, budget, cancel, stats)?.0;
+            let step = sweep.step(v);
+            layer = self
+                .advance(&sweep, layer, &step, v, budget, cancel, stats)?
+                .0;
             let states = layer.states();
             cancel.report_pass(v as u64 + 1, last as u64 + 1, states);
         }
