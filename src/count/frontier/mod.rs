@@ -29,6 +29,7 @@
 //! turns one layer into the next on both cores; `meet` joins the top half's states with their
 //! half turns; `witness` reads one tour back from the layers. This file is the face on top.
 
+mod boundary;
 mod layer;
 mod meet;
 mod pass;
@@ -38,6 +39,7 @@ mod residue;
 mod rules;
 mod state;
 mod step;
+mod sweep;
 mod tally;
 #[cfg(test)]
 mod tests;
@@ -343,10 +345,48 @@ pub fn find_tour(
     Ok(Some(plan.walk(&edges, start)))
 }
 
+/// The frontier a series' pass keeps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SeriesFrontier {
+    /// The window of the last `2W + 1` processed squares, row by row.
+    Window,
+    /// The boundary of the squares not yet taken, with a vertex joined to every square, the
+    /// squares of a row taken outside in and states merged with their mirror images after
+    /// every second square (see `boundary`), where it fits a key (widths 3 to 7); else the
+    /// window.
+    Boundary,
+}
+
+impl SeriesFrontier {
+    /// The frontier with the fewer states at `width` (measured; the README has the figures).
+    pub fn fewest_states(width: u32) -> SeriesFrontier {
+        if (3..=7).contains(&width) {
+            SeriesFrontier::Boundary
+        } else {
+            SeriesFrontier::Window
+        }
+    }
+}
+
 /// Counts closed tours (`closed`) or all open tours of every `width × h` board for `h` in
 /// `heights`, in one pass over the tallest: `report` receives each height and its count
-/// (cycles, or undirected open paths) as soon as it is known.
+/// (cycles, or undirected open paths) as soon as it is known. The pass keeps the frontier with
+/// the fewer states ([`SeriesFrontier::fewest_states`]).
 pub fn series(
+    width: u32,
+    heights: std::ops::RangeInclusive<u32>,
+    closed: bool,
+    budget: MemoryBudget,
+    cancel: &CancelFlag,
+    report: &mut dyn FnMut(u32, BigUint),
+) -> Result<FrontierStats, Error> {
+    let frontier = SeriesFrontier::fewest_states(width);
+    series_over(frontier, width, heights, closed, budget, cancel, report)
+}
+
+/// [`series`] over the frontier `frontier`.
+pub fn series_over(
+    frontier: SeriesFrontier,
     width: u32,
     heights: std::ops::RangeInclusive<u32>,
     closed: bool,
@@ -373,6 +413,17 @@ pub fn series(
         Purpose::Heights
     };
     let plan = Plan::new(board, mode, purpose)?;
+    if frontier == SeriesFrontier::Boundary
+        && let Some(stats) = plan.run_boundary(
+            low as usize..=high as usize,
+            true,
+            budget,
+            cancel,
+            &mut |h, count| report(h as u32, count),
+        )?
+    {
+        return Ok(stats);
+    }
     plan.run(
         low as usize..=high as usize,
         budget,

@@ -4,12 +4,13 @@
 
 use num_bigint::BigUint;
 
+use super::boundary::BoundarySweep;
 use super::layer::{Layer, by_word, first_layer, widening};
 use super::periodic::{LaneCounts, MAX_PERIOD, Period, SquareTransfer};
 use super::plan::{FrontierMode, FrontierStats, Plan};
 use super::residue::primes_for;
-use super::state::{Codec, Word};
-use super::step::{Step, same_transfer};
+use super::state::Codec;
+use super::sweep::{Sweep, WindowSweep};
 use super::tally::Tally;
 use crate::cancel::CancelFlag;
 use crate::error::Error;
@@ -70,11 +71,37 @@ impl Plan {
         cancel: &CancelFlag,
         report: &mut dyn FnMut(usize, BigUint),
     ) -> Result<FrontierStats, Error> {
-        by_word!(self, Wd => self.run_word::<Wd>(heights, budget, cancel, report))
+        by_word!(self, Wd => {
+            let codec = Codec::new(self.k);
+            let sweep = |finishing| WindowSweep::<Wd>::new(self, &codec, finishing);
+            self.run_over(sweep, heights, budget, cancel, report)
+        })
     }
 
-    fn run_word<Wd: Word>(
+    /// [`Plan::run`] over the boundary of the squares not yet taken (see `boundary`), taken
+    /// outside in or left to right; `None` where that frontier does not count this plan.
+    pub(super) fn run_boundary(
         &self,
+        heights: std::ops::RangeInclusive<usize>,
+        outside_in: bool,
+        budget: MemoryBudget,
+        cancel: &CancelFlag,
+        report: &mut dyn FnMut(usize, BigUint),
+    ) -> Result<Option<FrontierStats>, Error> {
+        if BoundarySweep::new(self, heights.clone(), outside_in).is_none() {
+            return Ok(None);
+        }
+        let sweep = |finishing| {
+            BoundarySweep::new(self, finishing, outside_in).expect("the plan was checked")
+        };
+        self.run_over(sweep, heights, budget, cancel, report)
+            .map(Some)
+    }
+
+    /// The pass over the sweep `sweep_for` makes, in the count type the board's bound asks for.
+    fn run_over<S: Sweep>(
+        &self,
+        sweep_for: impl Fn(std::ops::RangeInclusive<usize>) -> S,
         heights: std::ops::RangeInclusive<usize>,
         budget: MemoryBudget,
         cancel: &CancelFlag,
@@ -89,17 +116,18 @@ impl Plan {
             }
         };
         let lanes = self.lanes();
+        let sweep_for = &sweep_for;
         by_lanes!(lanes, T => {
             if matches!(lanes, Lanes::Primes(_)) {
                 // Counts in u64 while they fit (the rows before a period are few, and their
                 // counts small), turned into residues when a period starts: an overflow
                 // before it is the only case that redoes the pass, in residues throughout.
                 widening!(
-                    self.run_with::<Wd, T>(&heights, true, budget, cancel, &mut once),
-                    self.run_with::<Wd, T>(&heights, false, budget, cancel, &mut once),
+                    self.run_sweep::<S, T>(sweep_for, &heights, true, budget, cancel, &mut once),
+                    self.run_sweep::<S, T>(sweep_for, &heights, false, budget, cancel, &mut once),
                 )
             } else {
-                self.run_with::<Wd, T>(&heights, false, budget, cancel, &mut once)
+                self.run_sweep::<S, T>(sweep_for, &heights, false, budget, cancel, &mut once)
             }
         })
     }
@@ -131,7 +159,8 @@ impl Plan {
         }
     }
 
-    pub(super) fn run_with<Wd: Word, T: Tally>(
+    #[cfg(test)]
+    pub(super) fn run_with<Wd: super::state::Word, T: Tally>(
         &self,
         heights: &std::ops::RangeInclusive<usize>,
         small_first: bool,
@@ -140,6 +169,22 @@ impl Plan {
         report: &mut dyn FnMut(usize, BigUint),
     ) -> Result<FrontierStats, Error> {
         let codec = Codec::new(self.k);
+        let sweep = |finishing| WindowSweep::<Wd>::new(self, &codec, finishing);
+        self.run_sweep::<_, T>(sweep, heights, small_first, budget, cancel, report)
+    }
+
+    /// The pass over the squares of the sweep that `sweep_for` makes for the heights whose
+    /// boards are finished (for a series, every row's; see below): layer by layer, and where
+    /// rows repeat, as a recorded period.
+    pub(super) fn run_sweep<S: Sweep, T: Tally>(
+        &self,
+        sweep_for: impl FnOnce(std::ops::RangeInclusive<usize>) -> S,
+        heights: &std::ops::RangeInclusive<usize>,
+        small_first: bool,
+        budget: MemoryBudget,
+        cancel: &CancelFlag,
+        report: &mut dyn FnMut(usize, BigUint),
+    ) -> Result<FrontierStats, Error> {
         // The lanes the counts are read from: those the bound asks for, where the count type
         // holds more (the others are not run through the period's products).
         let used = match self.lanes() {
@@ -155,11 +200,6 @@ impl Plan {
             count_primes,
             ..FrontierStats::default()
         };
-        let mut layer = if small_first {
-            Counts::Small(first_layer::<Wd, u64>(&codec, self.w))
-        } else {
-            Counts::Lanes(first_layer::<Wd, T>(&codec, self.w))
-        };
         if small_first {
             stats.count_bits = u64::BITS;
             stats.count_primes = 0;
@@ -174,7 +214,13 @@ impl Plan {
         } else {
             asked.clone()
         };
+        let sweep = sweep_for(finishing.clone());
         let heights = &finishing;
+        let mut layer = if small_first {
+            Counts::Small(first_layer::<u64>(sweep.initial(), self.w))
+        } else {
+            Counts::Lanes(first_layer::<T>(sweep.initial(), self.w))
+        };
         let mut last_reported = 0;
         let mut finish = |height: usize, count: T| {
             if asked.contains(&height) {
@@ -189,23 +235,23 @@ impl Plan {
         let mut v = 0;
         while v < squares {
             cancel.check()?;
-            let step = self.step::<Wd>(v, heights);
+            let step = sweep.step(v);
             let finished;
             (layer, finished) = match layer {
                 Counts::Small(layer) => {
                     let (next, finished) =
-                        self.advance(&codec, layer, &step, budget, cancel, &mut stats)?;
+                        self.advance(&sweep, layer, &step, v, budget, cancel, &mut stats)?;
                     (Counts::Small(next), T::from_u64(finished))
                 }
                 Counts::Lanes(layer) => {
                     let (next, finished) =
-                        self.advance(&codec, layer, &step, budget, cancel, &mut stats)?;
+                        self.advance(&sweep, layer, &step, v, budget, cancel, &mut stats)?;
                     (Counts::Lanes(next), finished)
                 }
             };
             let states = layer.states();
             cancel.report_pass(v as u64 + 1, squares as u64, states);
-            if let Some(height) = step.finishes {
+            if let Some(height) = S::finishes(&step) {
                 finish(height, finished);
             }
             if states == 0 {
@@ -218,16 +264,16 @@ impl Plan {
             if v % self.w == 0
                 && v < squares
                 && look_for_period
-                && let Some(period) = self.period_from::<Wd>(&row_ends, heights)
+                && let Some(period) = self.period_from(&sweep, &row_ends, heights)
             {
                 let ctx = PassContext {
-                    codec: &codec,
                     heights,
                     budget,
                     cancel,
                     used,
                 };
-                let (after, next_v) = self.periodic_rows::<Wd, T>(
+                let (after, next_v) = self.periodic_rows::<S, T>(
+                    &sweep,
                     &ctx,
                     layer.into_lanes(),
                     v,
@@ -259,8 +305,9 @@ impl Plan {
     /// other), and the states after the last row are within [`SETTLED`] of those `p` rows
     /// earlier. Closed from a layer still far from settled, the sets hold every state of the
     /// rows to come at once, and cost more than the rows they save.
-    fn period_from<Wd: Word>(
+    fn period_from<S: Sweep>(
         &self,
+        sweep: &S,
         row_ends: &[u64],
         heights: &std::ops::RangeInclusive<usize>,
     ) -> Option<usize> {
@@ -272,12 +319,8 @@ impl Plan {
             let span = p * self.w;
             now.abs_diff(then) <= then / SETTLED
                 && first + 2 * span <= squares
-                && (first..first + span).all(|u| {
-                    same_transfer(
-                        &self.step::<Wd>(u + span, heights),
-                        &self.step::<Wd>(u, heights),
-                    )
-                })
+                && (first..first + span)
+                    .all(|u| S::same_transfer(&sweep.step(u + span), &sweep.step(u)))
         })
     }
 
@@ -285,8 +328,10 @@ impl Plan {
     /// rows as matrices over sets closed under them, and runs those rows and every later row
     /// that acts alike as matrix products. Returns the layer it stops at and its next square
     /// (`v` itself, the layer unchanged, when the sets do not close).
-    fn periodic_rows<Wd: Word, T: Tally>(
+    #[allow(clippy::too_many_arguments)]
+    fn periodic_rows<S: Sweep, T: Tally>(
         &self,
+        sweep: &S,
         ctx: &PassContext<'_>,
         layer: Layer<T>,
         v: usize,
@@ -296,23 +341,13 @@ impl Plan {
     ) -> Result<(Layer<T>, usize), Error> {
         let squares = *ctx.heights.end() * self.w;
         let (start_keys, mut counts, mut growth) = layer.into_sorted();
-        let steps: Vec<Step<Wd>> = (v..v + period * self.w)
-            .map(|u| self.step::<Wd>(u, ctx.heights))
-            .collect();
+        let steps: Vec<S::Step> = (v..v + period * self.w).map(|u| sweep.step(u)).collect();
         let max_bytes = ctx
             .budget
             .bytes()
             .saturating_sub((counts.len() * std::mem::size_of::<T>()) as u64)
             / 2;
-        let record = Period::record_closed(
-            self,
-            ctx.codec,
-            &steps,
-            v,
-            &start_keys,
-            max_bytes,
-            ctx.cancel,
-        )?;
+        let record = Period::record_closed(sweep, &steps, v, &start_keys, max_bytes, ctx.cancel)?;
         let Some(record) = record else {
             return Ok((Layer::from_states(start_keys, counts, growth), v));
         };
@@ -337,10 +372,10 @@ impl Plan {
             }
         };
         // The squares from `u` on that act as the recorded ones, at most a period of them.
-        let acting_alike = |u: usize| -> Vec<Step<Wd>> {
+        let acting_alike = |u: usize| -> Vec<(usize, S::Step)> {
             (u..squares.min(u + steps.len()))
-                .map(|s| self.step::<Wd>(s, ctx.heights))
-                .take_while(|step| same_transfer(step, &steps[(step.v - v) % steps.len()]))
+                .map(|s| (s, sweep.step(s)))
+                .take_while(|(s, step)| S::same_transfer(step, &steps[(s - v) % steps.len()]))
                 .collect()
         };
         let mut u = v;
@@ -354,13 +389,13 @@ impl Plan {
                 }
                 ctx.cancel.check()?;
                 let transfers: Vec<&SquareTransfer> =
-                    run.iter().map(|step| record.square(step.v)).collect();
+                    run.iter().map(|(s, _)| record.square(*s)).collect();
                 let finished = lanes.apply::<T>(&transfers);
-                for ((step, transfer), finished) in run.iter().zip(&transfers).zip(finished) {
+                for (((s, step), transfer), finished) in run.iter().zip(&transfers).zip(finished) {
                     settle(
                         transfer,
-                        step.finishes,
-                        step.v,
+                        S::finishes(step),
+                        *s,
                         finished,
                         &mut growth,
                         stats,
@@ -371,8 +406,8 @@ impl Plan {
             counts = lanes.join();
         } else {
             while u < squares {
-                let step = self.step::<Wd>(u, ctx.heights);
-                if !same_transfer(&step, &steps[(u - v) % steps.len()]) {
+                let step = sweep.step(u);
+                if !S::same_transfer(&step, &steps[(u - v) % steps.len()]) {
                     break;
                 }
                 ctx.cancel.check()?;
@@ -383,7 +418,7 @@ impl Plan {
                 counts = next;
                 settle(
                     record.square(u),
-                    step.finishes,
+                    S::finishes(&step),
                     u,
                     finished,
                     &mut growth,
@@ -403,7 +438,6 @@ impl Plan {
 
 /// What every square of a pass shares.
 struct PassContext<'a> {
-    codec: &'a Codec,
     heights: &'a std::ops::RangeInclusive<usize>,
     budget: MemoryBudget,
     cancel: &'a CancelFlag,
