@@ -1,32 +1,6 @@
-//! The memoized counting engine: a dynamic program over (current square, unvisited squares).
-//!
-//! The number of ways to finish a tour from a state depends only on the square the knight stands
-//! on and the set of squares still to visit, so each state is solved once and kept in a
-//! `hashbrown` table. States that cannot be finished are cut before they are solved or stored:
-//!
-//! * an unvisited square with no unvisited neighbour (nor the knight's square) can never be
-//!   entered;
-//! * every unvisited square but the last needs two ways in or out, so at most one unvisited
-//!   square may be down to one (a forced end), it may not be next to the knight (it would have to
-//!   be both the next square and the last), and it must have the colour the last square of the
-//!   tour is bound to have;
-//! * forced steps: a square down to two ways uses both (unless it is the last square), and a
-//!   square down to one uses it; each forced step spends one of the two ways of the square at
-//!   its other end (the knight's own square and a fixed end square have one), so a square with
-//!   more forced steps than ways kills the state — allowing for one square with two ways that may
-//!   turn out to be the last one while the last square is not yet known;
-//! * a forced step at the knight's square is the next move, and the other moves are not tried;
-//! * the unvisited squares must be connected to the knight (after a step, only the neighbours
-//!   of the square just left need to be found again, which keeps the check short);
-//! * at the start, a tour needs as many squares of the start's colour as of the other colour, or
-//!   one more (this is what rules out half the starts on odd boards).
-//!
-//! Each rule only removes states from which no tour can be finished, so counts stay exact. All
-//! arithmetic is checked `u128`; the table holds `u64` values and keeps the rare larger ones
-//! aside, so nothing is ever wrapped.
-//!
-//! The table is shared by every start square counted with the same [`MemoCounter`]: whole
-//! per-square tables reuse the states that different starts have in common.
+//! The counter: [`MemoCounter`], its table of solved states (one per current square, keyed by
+//! the unvisited squares, with the rare values past `u64` kept aside), the pruning rules that
+//! cut states before they are solved, and the figures it keeps ([`MemoStats`]).
 
 use hashbrown::HashMap;
 use num_bigint::BigUint;
@@ -41,7 +15,7 @@ use crate::graph::{KnightGraph, SquareSet, bit};
 use crate::memory::MemoryBudget;
 
 /// How often (in solved states) the engine looks at the cancel flag.
-const CANCEL_CHECK_INTERVAL: u64 = 1 << 14;
+pub(super) const CANCEL_CHECK_INTERVAL: u64 = 1 << 14;
 
 /// Marks a table value whose true count is kept in the side table of large values.
 const LARGE_VALUE: u64 = u64::MAX;
@@ -75,30 +49,25 @@ impl MemoStats {
     }
 }
 
-/// Ok when the memo engine counts on `board`: boards whose knight graph fits in bitsets (at
-/// most [`crate::graph::MAX_BITSET_SQUARES`] squares); otherwise the error naming the limit.
-pub fn check_board(board: Board) -> Result<(), Error> {
-    crate::graph::check_board(board)
-}
-
 /// Counts open tours on one board with a memo table shared across start squares.
 ///
-/// The same engine also counts paths that must end on one given square ([`count_cycles`] uses
-/// it for closed tours); an engine keeps to one of the two modes, as their tables differ.
+/// The same engine also counts paths that must end on one given square
+/// ([`count_cycles`](super::count_cycles) uses it for closed tours); an engine keeps to one of
+/// the two modes, as their tables differ.
 #[derive(Debug)]
 pub struct MemoCounter {
-    graph: KnightGraph,
+    pub(super) graph: KnightGraph,
     /// The square every counted path must end on, as a set (empty: any end, open tours).
-    end: SquareSet,
+    pub(super) end: SquareSet,
     /// One table per current square, keyed by the set of unvisited squares.
     tables: Vec<HashMap<SquareSet, u64>>,
     /// Values that do not fit in `u64`, keyed by (current square, unvisited squares).
     large: HashMap<(u8, SquareSet), u128>,
     budget: u64,
     stats: MemoStats,
-    cancel: CancelFlag,
+    pub(super) cancel: CancelFlag,
     /// Steps fixed in advance (a puzzle's given numbers): only the paths that keep them count.
-    fixed: Option<FixedSteps>,
+    pub(super) fixed: Option<FixedSteps>,
     /// Counts are capped at this value ([`MemoCounter::with_cap`]); `u128::MAX`: exact.
     cap: u128,
 }
@@ -390,7 +359,7 @@ impl MemoCounter {
     /// unvisited neighbours but the end square (entered last, only when it is all that is
     /// left), within the fixed steps.
     #[inline]
-    fn allowed_moves(&self, current: usize, unvisited: SquareSet) -> SquareSet {
+    pub(super) fn allowed_moves(&self, current: usize, unvisited: SquareSet) -> SquareSet {
         let moves = self.graph.neighbours(current) & unvisited & !self.end;
         match &self.fixed {
             Some(fixed) => {
@@ -401,9 +370,9 @@ impl MemoCounter {
         }
     }
 
-    /// The pruning rules (see the module documentation): the moves from this state that may
-    /// still lead to a tour (none when no tour can be finished from it).
-    fn viable_moves(
+    /// The pruning rules (see the [module documentation](super)): the moves from this state that
+    /// may still lead to a tour (none when no tour can be finished from it).
+    pub(super) fn viable_moves(
         &self,
         current: usize,
         unvisited: SquareSet,
@@ -498,59 +467,13 @@ impl MemoCounter {
     }
 }
 
-/// The number of closed tours (Hamiltonian cycles of the knight graph, each counted once) on
-/// `board`, with the engine's figures.
-///
-/// Every cycle passes through the square with the fewest neighbours, so the count starts there:
-/// when that square has two neighbours `a` and `b` (a corner, on every board with a cycle),
-/// each cycle is exactly one path from `a` to `b` through every other square; otherwise the
-/// paths from the square back to each of its neighbours are counted and halved.
-pub fn count_cycles(
-    board: Board,
-    budget: MemoryBudget,
-    cancel: CancelFlag,
-) -> Result<(u128, MemoStats), Error> {
-    let graph = KnightGraph::new(board)?;
-    let start = cycle_pivot(&graph);
-    let neighbours = graph.neighbours(start);
-    let all = graph.all();
-    let mut stats = MemoStats::default();
-    if graph.len() < 3 || neighbours.count_ones() < 2 {
-        return Ok((0, stats));
-    }
-    let mut ends_to_count = Vec::new();
-    if neighbours.count_ones() == 2 {
-        let first = neighbours.trailing_zeros() as usize;
-        let last = (neighbours & (neighbours - 1)).trailing_zeros() as usize;
-        ends_to_count.push((first, all & !bit(start) & !bit(first), last));
-    } else {
-        let mut rest = neighbours;
-        while rest != 0 {
-            let end = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            ends_to_count.push((start, all & !bit(start), end));
-        }
-    }
-    let mut paths: u128 = 0;
-    for (from, unvisited, end) in ends_to_count {
-        let mut engine = MemoCounter::new(board, budget, cancel.clone())?;
-        engine.end = bit(end);
-        paths = paths
-            .checked_add(engine.paths_to_end(from, unvisited)?)
-            .ok_or(Error::Overflow { board })?;
-        stats.add(&engine.stats());
-    }
-    let cycles = if neighbours.count_ones() == 2 {
-        paths
-    } else {
-        paths / 2
-    };
-    Ok((cycles, stats))
-}
-
 impl MemoCounter {
     /// Paths from `from` through every square of `unvisited`, ending on the engine's end square.
-    fn paths_to_end(&mut self, from: usize, unvisited: SquareSet) -> Result<u128, Error> {
+    pub(super) fn paths_to_end(
+        &mut self,
+        from: usize,
+        unvisited: SquareSet,
+    ) -> Result<u128, Error> {
         // The path alternates colours, so its ends have the same colour exactly when it has an
         // odd number of squares.
         let corner = self.graph.corner_colour();
@@ -560,386 +483,5 @@ impl MemoCounter {
             return Ok(0);
         }
         self.ways(from, unvisited, None)
-    }
-}
-
-/// Finds one open tour from `start` on `board` (at most 64 squares), or proves there is none:
-/// a depth-first search with the engine's pruning, trying the move with the fewest onward moves
-/// first (Warnsdorff's rule) and remembering the states that led nowhere. Returns the squares
-/// in order (row-major indices).
-pub fn find_open_tour(
-    board: Board,
-    start: Square,
-    cancel: CancelFlag,
-) -> Result<Option<Vec<usize>>, Error> {
-    let mut finder = Finder::new(board, start, cancel)?;
-    if colour_forbids_start(board, start) {
-        return Ok(None);
-    }
-    let index = board.index(start);
-    let unvisited = finder.engine.graph.all() & !bit(index);
-    let mut path = vec![index];
-    Ok(finder
-        .search(index, unvisited, None, &mut path)?
-        .then_some(path))
-}
-
-/// Finds one open tour from `start` that ends on `end` on `board` (at most 64 squares), or
-/// proves there is none: the search of [`find_open_tour`] with the end held back for the last
-/// move, as the counter's pairs hold it.
-pub fn find_open_tour_between(
-    board: Board,
-    start: Square,
-    end: Square,
-    cancel: CancelFlag,
-) -> Result<Option<Vec<usize>>, Error> {
-    crate::question::check_pair(board, start, end)?;
-    let mut finder = Finder::new(board, start, cancel)?;
-    if colour_forbids_start(board, start) || colour_forbids_start(board, end) {
-        return Ok(None);
-    }
-    let index = board.index(start);
-    finder.engine.end = bit(board.index(end));
-    let unvisited = finder.engine.graph.all() & !bit(index);
-    let mut path = vec![index];
-    Ok(finder
-        .search(index, unvisited, None, &mut path)?
-        .then_some(path))
-}
-
-/// Finds one closed tour of `board` (at most 64 squares), or proves there is none; the cycle
-/// starts at `start`. Returns the squares in order (row-major indices); the last is a knight's
-/// move from the first.
-pub fn find_closed_tour(
-    board: Board,
-    start: Square,
-    cancel: CancelFlag,
-) -> Result<Option<Vec<usize>>, Error> {
-    let mut finder = Finder::new(board, start, cancel)?;
-    let graph = &finder.engine.graph;
-    // Every cycle passes through the pivot: with two neighbours, the cycle is a path between
-    // them through every other square.
-    let pivot = cycle_pivot(graph);
-    let neighbours = graph.neighbours(pivot);
-    if graph.len() < 3 || neighbours.count_ones() < 2 {
-        return Ok(None);
-    }
-    let all = graph.all();
-    let corner = graph.corner_colour();
-    let odd_path = (graph.len() - 1) % 2 == 1;
-    let mut ends = Vec::new();
-    let mut rest = neighbours;
-    while rest != 0 {
-        ends.push(rest.trailing_zeros() as usize);
-        rest &= rest - 1;
-    }
-    let mut cycle = None;
-    'search: for &first in &ends {
-        for &last in ends.iter().filter(|&&e| e != first) {
-            finder.engine.end = bit(last);
-            finder.dead.iter_mut().for_each(|d| d.clear());
-            let same_colour = (bit(first) & corner != 0) == (bit(last) & corner != 0);
-            if same_colour != odd_path {
-                continue;
-            }
-            let mut path = vec![pivot, first];
-            let unvisited = all & !bit(pivot) & !bit(first);
-            if finder.search(first, unvisited, None, &mut path)? {
-                cycle = Some(path);
-                break 'search;
-            }
-            if neighbours.count_ones() == 2 {
-                break 'search; // a pivot with two neighbours: one try decides
-            }
-        }
-    }
-    Ok(cycle.map(|mut cycle| {
-        let at = cycle
-            .iter()
-            .position(|&i| i == board.index(start))
-            .expect("a cycle visits every square");
-        cycle.rotate_left(at);
-        cycle
-    }))
-}
-
-/// The square that every cycle is counted or searched through: one with the fewest
-/// neighbours (a corner, with two, on boards with both sides at least 3).
-fn cycle_pivot(graph: &KnightGraph) -> usize {
-    (0..graph.len())
-        .min_by_key(|&i| graph.neighbours(i).count_ones())
-        .expect("a board has a square")
-}
-
-/// Finds one open path through every square that keeps fixed steps (a puzzle's completion),
-/// from a given start and, when asked, to a given end: the search of [`find_open_tour`] with the
-/// steps as constraints. The states known to lead nowhere are kept from one search to the next
-/// while the end stays the same (they do not depend on the start).
-pub struct FixedPathFinder {
-    finder: Finder,
-}
-
-impl FixedPathFinder {
-    /// A finder for the board of `fixed`.
-    pub fn new(fixed: FixedSteps, cancel: CancelFlag) -> Result<Self, Error> {
-        let board = fixed.board();
-        let mut finder = Finder::new(board, Square::new(0, 0), cancel)?;
-        finder.engine = finder.engine.with_fixed_steps(fixed)?;
-        Ok(FixedPathFinder { finder })
-    }
-
-    /// A path from `start` through every square (ending on `end`, when given) that keeps the
-    /// fixed steps, as row-major indices; `None` when there is none.
-    pub fn find(
-        &mut self,
-        start: Square,
-        end: Option<Square>,
-    ) -> Result<Option<Vec<usize>>, Error> {
-        let engine = &mut self.finder.engine;
-        let board = engine.board();
-        board.check_square(start)?;
-        let index = board.index(start);
-        let last = engine.graph.len() as u32;
-        let fixed = engine.fixed.as_ref().expect("made with fixed steps");
-        if !fixed.allows(1, index) {
-            return Ok(None);
-        }
-        let end_bit = match end {
-            Some(end) => {
-                board.check_square(end)?;
-                if end == start || !fixed.allows(last, board.index(end)) {
-                    return Ok(None);
-                }
-                bit(board.index(end))
-            }
-            None => 0,
-        };
-        if engine.end != end_bit {
-            engine.end = end_bit;
-            self.finder.dead.iter_mut().for_each(|d| d.clear());
-        }
-        let unvisited = engine.graph.all() & !bit(index);
-        let corner = engine.graph.corner_colour();
-        let odd = engine.graph.len() % 2 == 1;
-        if end_bit != 0 {
-            let same_colour = (bit(index) & corner != 0) == (end_bit & corner != 0);
-            if same_colour != odd {
-                return Ok(None);
-            }
-        } else if colour_forbids_start(board, start) {
-            return Ok(None);
-        }
-        let mut path = vec![index];
-        Ok(self
-            .finder
-            .search(index, unvisited, None, &mut path)?
-            .then_some(path))
-    }
-}
-
-/// The search behind [`find_open_tour`] and [`find_closed_tour`].
-struct Finder {
-    engine: MemoCounter,
-    /// States known to lead nowhere, per current square.
-    dead: Vec<hashbrown::HashSet<SquareSet>>,
-    steps: u64,
-}
-
-impl Finder {
-    /// A search on `board` for a tour through `start` (checked to be on the board).
-    fn new(board: Board, start: Square, cancel: CancelFlag) -> Result<Self, Error> {
-        board.check_square(start)?;
-        let engine = MemoCounter::new(board, MemoryBudget::DEFAULT, cancel)?;
-        let dead = (0..engine.graph.len())
-            .map(|_| hashbrown::HashSet::new())
-            .collect();
-        Ok(Finder {
-            engine,
-            dead,
-            steps: 0,
-        })
-    }
-
-    fn search(
-        &mut self,
-        current: usize,
-        unvisited: SquareSet,
-        previous: Option<usize>,
-        path: &mut Vec<usize>,
-    ) -> Result<bool, Error> {
-        let graph = &self.engine.graph;
-        let moves = self.engine.allowed_moves(current, unvisited);
-        if unvisited & unvisited.wrapping_sub(1) == 0 {
-            if unvisited == 0 {
-                return Ok(true);
-            }
-            if graph.neighbours(current) & unvisited != 0 {
-                path.push(unvisited.trailing_zeros() as usize);
-                return Ok(true);
-            }
-            return Ok(false);
-        }
-        if moves == 0 || self.dead[current].contains(&unvisited) {
-            return Ok(false);
-        }
-        self.steps += 1;
-        if self.steps.is_multiple_of(CANCEL_CHECK_INTERVAL) {
-            self.engine.cancel.check()?;
-        }
-        let moves = self
-            .engine
-            .viable_moves(current, unvisited, moves, previous);
-        // Warnsdorff's rule: the move with the fewest onward moves first.
-        let mut order: Vec<(u32, usize)> = Vec::with_capacity(8);
-        let mut rest = moves;
-        while rest != 0 {
-            let next = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            let onward = (self.engine.graph.neighbours(next) & unvisited).count_ones();
-            order.push((onward, next));
-        }
-        order.sort_unstable();
-        for (_, next) in order {
-            path.push(next);
-            if self.search(next, unvisited & !bit(next), Some(current), path)? {
-                return Ok(true);
-            }
-            path.pop();
-        }
-        if self.dead[current].len() < 1 << 22 {
-            self.dead[current].insert(unvisited);
-        }
-        Ok(false)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::count::reference::count_open_tours;
-
-    fn memo(rows: u32, cols: u32) -> MemoCounter {
-        MemoCounter::new(
-            Board::new(rows, cols).unwrap(),
-            MemoryBudget::DEFAULT,
-            CancelFlag::new(),
-        )
-        .unwrap()
-    }
-
-    #[test]
-    fn judge_examples() {
-        assert_eq!(memo(5, 4).count_from(Square::new(0, 0)).unwrap(), 32);
-        assert_eq!(memo(3, 4).count_from(Square::new(0, 0)).unwrap(), 2);
-        assert_eq!(memo(5, 5).count_from(Square::new(2, 2)).unwrap(), 64);
-        assert_eq!(memo(1, 1).count_from(Square::new(0, 0)).unwrap(), 1);
-    }
-
-    #[test]
-    fn agrees_with_reference_on_small_boards() {
-        for (rows, cols) in [(3, 4), (4, 5), (3, 7), (2, 5)] {
-            let board = Board::new(rows, cols).unwrap();
-            let table = memo(rows, cols).table().unwrap();
-            for square in board.all_squares() {
-                let expected = count_open_tours(board, square, &CancelFlag::new()).unwrap();
-                assert_eq!(
-                    *table.get(square),
-                    BigUint::from(expected),
-                    "{board} {square}"
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn tiny_budget_still_counts_exactly() {
-        let board = Board::new(5, 5).unwrap();
-        let mut engine =
-            MemoCounter::new(board, MemoryBudget::from_bytes(1), CancelFlag::new()).unwrap();
-        assert_eq!(
-            engine.table().unwrap().total_directed(),
-            BigUint::from(1728u32)
-        );
-        assert_eq!(engine.stats().entries, 0);
-        assert!(engine.stats().stores_refused > 0);
-    }
-
-    #[test]
-    fn cycles_of_known_boards() {
-        let cycles = |r, c| {
-            count_cycles(
-                Board::new(r, c).unwrap(),
-                MemoryBudget::DEFAULT,
-                CancelFlag::new(),
-            )
-            .unwrap()
-            .0
-        };
-        assert_eq!(cycles(5, 6), 8);
-        assert_eq!(cycles(3, 10), 16);
-        assert_eq!(cycles(4, 5), 0);
-        assert_eq!(cycles(1, 1), 0);
-    }
-
-    #[test]
-    fn finds_tours_exactly_when_they_exist() {
-        let cancel = CancelFlag::new;
-        let board = Board::new(5, 5).unwrap();
-        let path = find_open_tour(board, Square::new(2, 2), cancel())
-            .unwrap()
-            .unwrap();
-        assert_eq!(path.len(), 25);
-        assert!(
-            find_open_tour(board, Square::new(0, 1), cancel())
-                .unwrap()
-                .is_none()
-        );
-        let board = Board::new(3, 7).unwrap();
-        assert!(
-            find_open_tour(board, Square::new(1, 0), cancel())
-                .unwrap()
-                .is_none()
-        );
-        let cycle = find_closed_tour(Board::new(6, 6).unwrap(), Square::new(2, 3), cancel())
-            .unwrap()
-            .unwrap();
-        assert_eq!(cycle[0], 2 * 6 + 3);
-        assert_eq!(cycle.len(), 36);
-        assert!(
-            find_closed_tour(Board::new(4, 6).unwrap(), Square::new(0, 0), cancel())
-                .unwrap()
-                .is_none()
-        );
-    }
-
-    #[test]
-    fn finds_tours_between_two_squares_exactly_when_they_exist() {
-        let board = Board::new(5, 5).unwrap();
-        let (start, end) = (Square::new(0, 0), Square::new(4, 4));
-        let path = find_open_tour_between(board, start, end, CancelFlag::new())
-            .unwrap()
-            .unwrap();
-        assert_eq!(path.first(), Some(&board.index(start)));
-        assert_eq!(path.last(), Some(&board.index(end)));
-        assert_eq!(path.len(), 25);
-        // Every pair the counter counts as none, the search finds none; every other, one.
-        let mut counter = memo(5, 5);
-        for end in board.all_squares().filter(|&e| e != start) {
-            let count = counter.count_between(start, end).unwrap();
-            let found = find_open_tour_between(board, start, end, CancelFlag::new()).unwrap();
-            assert_eq!(count > 0, found.is_some(), "{end}");
-        }
-    }
-
-    #[test]
-    fn cancelled_count_stops() {
-        let cancel = CancelFlag::new();
-        cancel.cancel();
-        let mut engine =
-            MemoCounter::new(Board::new(6, 6).unwrap(), MemoryBudget::DEFAULT, cancel).unwrap();
-        assert!(matches!(
-            engine.count_from(Square::new(0, 0)),
-            Err(Error::Interrupted)
-        ));
     }
 }
