@@ -155,7 +155,7 @@ impl Order {
             .collect();
         let outside_row = (t + 1..self.rows * self.w)
             .find(|u| !after.contains(u))
-            .map_or(self.rows - r, |u| row_of(u) - r) as u8;
+            .map_or(self.rows.saturating_sub(r), |u| row_of(u) - r) as u8;
         let processed_in_row = (t + 1) % self.w;
         let mirror = (fold && self.outside_in && processed_in_row.is_multiple_of(2)
             || fold && processed_in_row == 0)
