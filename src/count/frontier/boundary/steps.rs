@@ -99,6 +99,10 @@ pub(crate) struct Shape {
     pub(crate) after: Vec<usize>,
     /// Each slot's moves left after the step: to squares not yet taken.
     pub(crate) future: Vec<u8>,
+    /// The slots whose square is among `later`: only these can gain a move at this step.
+    pub(crate) changing: Vec<usize>,
+    /// What the other slots need, whatever the new square chooses.
+    pub(crate) fixed: FixedNeeds,
     /// Each slot's row, counted from the new square's.
     pub(crate) slot_row: Vec<u8>,
     /// Each slot may be held to its moves left while still empty: every board still to be
@@ -113,6 +117,45 @@ pub(crate) struct Shape {
     /// Where the processed squares are their own mirror image after the step: each slot's
     /// mirror image, among `work`.
     pub(crate) mirror: Option<Vec<usize>>,
+}
+
+/// What the slots that gain no move at a step need, as masks over the key before it (one bit,
+/// the lowest of each slot's nibble): such a slot was on the boundary before the step, so its
+/// code is read off the key, for all of them at once.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub(crate) struct FixedNeeds {
+    /// Empty slots held to their moves, with none left: no tour.
+    pub(crate) empty_stuck: u64,
+    /// Empty slots held to their moves, with one left: the other must be the joined vertex's.
+    pub(crate) empty_short: u64,
+    /// Path ends with no move left: the joined vertex's move is their last.
+    pub(crate) end_short: u64,
+}
+
+impl FixedNeeds {
+    fn new(
+        fixed: &[usize],
+        after: &[usize],
+        future: &[u8],
+        prune_empty: &[bool],
+        index: &impl Fn(usize) -> usize,
+    ) -> FixedNeeds {
+        let mut needs = FixedNeeds::default();
+        for &slot in fixed {
+            // A square joins the boundary only as a neighbour of the new one, so it changes:
+            // a fixed slot was on the boundary before, a nibble of the key.
+            let bit = 1u64 << (4 * index(after[slot]));
+            match (future[slot], prune_empty[slot]) {
+                (0, true) => needs.empty_stuck |= bit,
+                (1, true) => needs.empty_short |= bit,
+                _ => {}
+            }
+            if future[slot] == 0 {
+                needs.end_short |= bit;
+            }
+        }
+        needs
+    }
 }
 
 /// One step: its shape, and where it is.
@@ -142,17 +185,20 @@ impl Order {
             }
         }
         let index = |u: usize| work.iter().position(|&x| x == u).expect("on the boundary");
-        let later = self.neighbours(t).filter(|&u| u > t).map(&index).collect();
+        let later: Vec<usize> = self.neighbours(t).filter(|&u| u > t).map(&index).collect();
+        let (changing, fixed): (Vec<usize>, Vec<usize>) =
+            (0..after.len()).partition(|&slot| later.contains(&index(after[slot])));
         let row_of = |u: usize| u / self.w;
-        let future = after
+        let future: Vec<u8> = after
             .iter()
             .map(|&u| self.neighbours(u).filter(|&x| x > t).count() as u8)
             .collect();
         let slot_row = after.iter().map(|&u| (row_of(u) - r) as u8).collect();
-        let prune_empty = after
+        let prune_empty: Vec<bool> = after
             .iter()
             .map(|&u| !(r + 1..=row_of(u)).any(|h| heights.contains(&h)))
             .collect();
+        let fixed = FixedNeeds::new(&fixed, &after, &future, &prune_empty, &index);
         let outside_row = (t + 1..self.rows * self.w)
             .find(|u| !after.contains(u))
             .map_or(self.rows.saturating_sub(r), |u| row_of(u) - r) as u8;
@@ -180,6 +226,8 @@ impl Order {
                 later,
                 after: after.iter().map(|&u| index(u)).collect(),
                 future,
+                changing,
+                fixed,
                 slot_row,
                 prune_empty,
                 outside_row,
