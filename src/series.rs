@@ -167,6 +167,18 @@ pub fn series(
             .remove(&question(&board))
             .expect("the question was asked"))
     };
+    // A pass over several heights finishes a board at every row, so the boards below it that
+    // it can count (those at least as long as wide) come with it at no cost: the memo engine
+    // would only count them again.
+    let short = if tall.len() > 1 {
+        let (free, short): (Vec<Board>, Vec<Board>) =
+            short.into_iter().partition(|b| b.cols() >= b.rows());
+        tall.extend(free);
+        tall.sort_by_key(Board::cols);
+        short
+    } else {
+        short
+    };
     for board in short {
         let answer = alone_answer(board, &mut store, &mut figures)?;
         known.insert(board.cols(), (answer, false));
