@@ -19,13 +19,42 @@ pub fn progress_bar(quiet: bool) -> ProgressBar {
     let bar = ProgressBar::new(0);
     bar.set_style(
         ProgressStyle::with_template(
-            "{spinner} {elapsed_precise} [{wide_bar}] {pos}/{len} answers computed, ETA {eta}",
+            "{spinner} {elapsed_precise} [{wide_bar}] {pos}/{len} answers computed, ETA {eta}{msg}",
         )
         .expect("a valid template")
         .progress_chars("=> "),
     );
     bar.enable_steady_tick(std::time::Duration::from_millis(200));
     bar
+}
+
+/// Runs `work` while `bar` (when shown) also says where a frontier pass reporting on
+/// `cancel` stands: a long pass finishes no answer for minutes.
+pub fn with_pass_progress<R>(
+    bar: &ProgressBar,
+    cancel: &knights::CancelFlag,
+    work: impl FnOnce() -> R,
+) -> R {
+    if bar.is_hidden() {
+        return work();
+    }
+    let done = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            while !done.load(Ordering::Relaxed) {
+                if let Some(pass) = cancel.pass() {
+                    bar.set_message(format!(
+                        "; frontier pass at square {}/{}, layer of {} states",
+                        pass.square, pass.squares, pass.states
+                    ));
+                }
+                std::thread::sleep(std::time::Duration::from_millis(200));
+            }
+        });
+        let result = work();
+        done.store(true, Ordering::Relaxed);
+        result
+    })
 }
 
 /// Progress of a count on standard error, for work that takes more than a moment: the tasks

@@ -7,7 +7,7 @@ use anyhow::Result;
 use knights::output::{self, BoardTotal, Format};
 
 use crate::cli::flags::{EngineArgs, KindFlag};
-use crate::cli::io::{print, progress_bar};
+use crate::cli::io::{print, progress_bar, with_pass_progress};
 use crate::cli::session::Session;
 use crate::cli::values::{FormatArg, parse_cols, parse_side};
 
@@ -63,22 +63,24 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
     let mut rows: Vec<BoardTotal> = Vec::new();
     let mut printed = Ok(());
     let clock = std::time::Instant::now();
-    let result = knights::series::series(
-        args.rows,
-        cols,
-        kind,
-        store.as_deref_mut(),
-        &settings,
-        &mut |row| {
-            bar.inc(1);
-            let total = BoardTotal::new(row.board, kind, &row.answer.count);
-            if stream && printed.is_ok() {
-                let line = output::TextExporter::series_line(&total, &mut widths);
-                bar.suspend(|| printed = print(&line));
-            }
-            rows.push(total);
-        },
-    );
+    let result = with_pass_progress(&bar, &settings.cancel, || {
+        knights::series::series(
+            args.rows,
+            cols,
+            kind,
+            store.as_deref_mut(),
+            &settings,
+            &mut |row| {
+                bar.inc(1);
+                let total = BoardTotal::new(row.board, kind, &row.answer.count);
+                if stream && printed.is_ok() {
+                    let line = output::TextExporter::series_line(&total, &mut widths);
+                    bar.suspend(|| printed = print(&line));
+                }
+                rows.push(total);
+            },
+        )
+    });
     bar.finish_and_clear();
     printed?;
     // The boards known before an error or an interruption are shown all the same.
