@@ -28,6 +28,14 @@ pub fn progress_bar(quiet: bool) -> ProgressBar {
     bar
 }
 
+/// Where a frontier pass stands, as a progress bar's message.
+fn pass_message(pass: knights::cancel::PassProgress) -> String {
+    format!(
+        "; frontier pass at square {}/{}, layer of {} states",
+        pass.square, pass.squares, pass.states
+    )
+}
+
 /// Runs `work` while `bar` (when shown) also says where a frontier pass reporting on
 /// `cancel` stands: a long pass finishes no answer for minutes.
 pub fn with_pass_progress<R>(
@@ -43,10 +51,7 @@ pub fn with_pass_progress<R>(
         scope.spawn(|| {
             while !done.load(Ordering::Relaxed) {
                 if let Some(pass) = cancel.pass() {
-                    bar.set_message(format!(
-                        "; frontier pass at square {}/{}, layer of {} states",
-                        pass.square, pass.squares, pass.states
-                    ));
+                    bar.set_message(pass_message(pass));
                 }
                 std::thread::sleep(std::time::Duration::from_millis(200));
             }
@@ -86,10 +91,7 @@ impl WorkBar {
                     visible = true;
                 }
                 if let Some(pass) = cancel.pass() {
-                    shown.set_message(format!(
-                        "; frontier pass at square {}/{}, layer of {} states",
-                        pass.square, pass.squares, pass.states
-                    ));
+                    shown.set_message(pass_message(pass));
                 }
                 shown.tick();
                 std::thread::sleep(std::time::Duration::from_millis(200));
