@@ -30,22 +30,6 @@ impl<T> Layer<T> {
         self.shards.iter().map(|shard| shard.len() as u64).sum()
     }
 
-    /// The same states with their counts turned into another type.
-    pub(super) fn map_counts<U>(self, f: impl Fn(T) -> U) -> Layer<U> {
-        let shards = self
-            .shards
-            .into_iter()
-            .map(|shard| Shard {
-                keys: shard.keys,
-                counts: shard.counts.into_iter().map(&f).collect(),
-            })
-            .collect();
-        Layer {
-            shards,
-            growth: self.growth,
-        }
-    }
-
     /// The layer's shards.
     #[cfg(test)]
     pub(super) fn shards(&self) -> &[Shard<T>] {
@@ -420,7 +404,7 @@ pub(super) fn first_layer<T: Tally>(initial: u64, w: usize) -> Layer<T> {
 
 /// The shard of `key` among `shards`: the high bits of a hash that mixes every bit of the key
 /// (MurmurHash3's finalizer; packed keys differ in few bits), scaled.
-fn shard_of(key: u64, shards: usize) -> usize {
+pub(super) fn shard_of(key: u64, shards: usize) -> usize {
     let mut hash = key;
     hash ^= hash >> 33;
     hash = hash.wrapping_mul(0xFF51_AFD7_ED55_8CCD);

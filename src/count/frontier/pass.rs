@@ -6,7 +6,7 @@ use num_bigint::BigUint;
 
 use super::boundary::BoundarySweep;
 use super::layer::{Layer, by_word, first_layer, widening};
-use super::periodic::{LaneCounts, MAX_PERIOD, Period, SquareTransfer};
+use super::periodic::{MAX_PERIOD, Period, PeriodCounts, SquareTransfer};
 use super::plan::{FrontierMode, FrontierStats, Plan};
 use super::residue::primes_for;
 use super::state::Codec;
@@ -19,6 +19,14 @@ use crate::memory::MemoryBudget;
 /// A layer is taken as settled, and a period recorded from it, when its states differ from
 /// those a period earlier by at most this fraction of them (`1 / SETTLED`).
 const SETTLED: u64 = 64;
+
+/// The rows a period of `p` rows must run as products to be recorded. Recording it costs
+/// about two periods of rows taken square by square (its sets are closed, then numbered and
+/// sorted), a product next to nothing, and a board's last two rows little either way (few
+/// states there can still finish).
+const fn paying_rows(p: usize) -> usize {
+    2 * p + 3
+}
 
 /// How a pass keeps its counts (see [`Plan::lanes`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -214,7 +222,16 @@ impl Plan {
         } else {
             asked.clone()
         };
-        let sweep = sweep_for(finishing.clone());
+        let board_sweep = sweep_for(finishing.clone());
+        // Where the sweep has a form that goes on past the board, a period runs in it, on to
+        // the board's last row.
+        let unending = if self.periodic {
+            board_sweep.unending()
+        } else {
+            None
+        };
+        let ahead = unending.as_ref().unwrap_or(&board_sweep);
+        let mut sweep = &board_sweep;
         let heights = &finishing;
         let mut layer = if small_first {
             Counts::Small(first_layer::<u64>(sweep.initial(), self.w))
@@ -228,7 +245,8 @@ impl Plan {
             }
             last_reported = height;
         };
-        // A period that did not close is not looked for again.
+        // At most one period a pass: the rows after it are the board's last, which act
+        // alike too briefly to pay for another.
         let mut look_for_period = self.periodic;
         // The states after each row.
         let mut row_ends: Vec<u64> = Vec::new();
@@ -240,12 +258,12 @@ impl Plan {
             (layer, finished) = match layer {
                 Counts::Small(layer) => {
                     let (next, finished) =
-                        self.advance(&sweep, layer, &step, v, budget, cancel, &mut stats)?;
+                        self.advance(sweep, layer, &step, v, budget, cancel, &mut stats)?;
                     (Counts::Small(next), T::from_u64(finished))
                 }
                 Counts::Lanes(layer) => {
                     let (next, finished) =
-                        self.advance(&sweep, layer, &step, v, budget, cancel, &mut stats)?;
+                        self.advance(sweep, layer, &step, v, budget, cancel, &mut stats)?;
                     (Counts::Lanes(next), finished)
                 }
             };
@@ -261,11 +279,14 @@ impl Plan {
             if v % self.w == 0 {
                 row_ends.push(states);
             }
+            // Products in the unending sweep run on to the board's end.
+            let settling = unending.is_none().then_some(row_ends.as_slice());
             if v % self.w == 0
                 && v < squares
                 && look_for_period
-                && let Some(period) = self.period_from(&sweep, &row_ends, heights)
+                && let Some(period) = self.period_from(ahead, sweep, v, settling, squares)
             {
+                look_for_period = false;
                 let ctx = PassContext {
                     heights,
                     budget,
@@ -273,20 +294,22 @@ impl Plan {
                     used,
                 };
                 let (after, next_v) = self.periodic_rows::<S, T>(
-                    &sweep,
+                    ahead,
                     &ctx,
-                    layer.into_lanes(),
+                    layer,
                     v,
                     period,
                     &mut stats,
                     &mut finish,
                 )?;
-                layer = Counts::Lanes(after);
-                if next_v == v {
-                    look_for_period = false;
-                } else {
-                    (stats.count_bits, stats.count_primes) = (count_bits, count_primes);
+                if next_v != v {
+                    // The layer now holds the states of the sweep the period ran in.
+                    sweep = ahead;
+                    if matches!(after, Counts::Lanes(_)) {
+                        (stats.count_bits, stats.count_primes) = (count_bits, count_primes);
+                    }
                 }
+                layer = after;
                 v = next_v;
                 if layer.states() == 0 {
                     break;
@@ -299,29 +322,45 @@ impl Plan {
         Ok(stats)
     }
 
-    /// The period, in rows, that the pass takes after the rows whose states `row_ends` holds:
-    /// the fewest rows `p` such that the `p` rows to come act as the `p` rows after them (so
-    /// that a period recorded now is used at least twice; the board's last row acts as no
-    /// other), and the states after the last row are within [`SETTLED`] of those `p` rows
-    /// earlier. Closed from a layer still far from settled, the sets hold every state of the
-    /// rows to come at once, and cost more than the rows they save.
+    /// The period, in rows, that the pass records after square `v - 1` (a row's end) and runs
+    /// in the sweep `ahead` (the pass's `sweep` so far, or its unending form): the fewest rows
+    /// `p` whose rows after `v` act alike in `ahead` long enough to pay for recording them
+    /// (see [`paying_rows`]). Where the products stop short of the board's end (`row_ends`
+    /// given: the states after each row so far), the states after the last row must also be
+    /// within [`SETTLED`] of those `p` rows earlier: closed from a layer still far from
+    /// settled, the sets hold the states of every row to come at once, more than a board that
+    /// ends soon after reaches. `None` also where `ahead`'s steps so far differ from
+    /// `sweep`'s (its states would not be the layer's).
     fn period_from<S: Sweep>(
         &self,
+        ahead: &S,
         sweep: &S,
-        row_ends: &[u64],
-        heights: &std::ops::RangeInclusive<usize>,
+        v: usize,
+        row_ends: Option<&[u64]>,
+        squares: usize,
     ) -> Option<usize> {
-        let squares = *heights.end() * self.w;
-        let rows = row_ends.len();
-        (1..=MAX_PERIOD.min(rows.saturating_sub(1))).find(|&p| {
-            let (now, then) = (row_ends[rows - 1], row_ends[rows - 1 - p]);
-            let first = rows * self.w;
+        let period = (1..=MAX_PERIOD).find(|&p| {
+            let settled = row_ends.is_none_or(|row_ends| {
+                let rows = row_ends.len();
+                rows > p && {
+                    let (now, then) = (row_ends[rows - 1], row_ends[rows - 1 - p]);
+                    now.abs_diff(then) <= then / SETTLED
+                }
+            });
             let span = p * self.w;
-            now.abs_diff(then) <= then / SETTLED
-                && first + 2 * span <= squares
-                && (first..first + span)
-                    .all(|u| S::same_transfer(&sweep.step(u + span), &sweep.step(u)))
-        })
+            // Enough rows from `v` on act as the period's.
+            let paying = v + paying_rows(p) * self.w;
+            settled
+                && paying <= squares
+                && (v + span..paying)
+                    .all(|u| S::same_transfer(&ahead.step(u), &ahead.step(u - span)))
+        })?;
+        (0..v)
+            .all(|u| {
+                let (a, b) = (ahead.step(u), sweep.step(u));
+                S::same_transfer(&a, &b) && S::finishes(&a) == S::finishes(&b)
+            })
+            .then_some(period)
     }
 
     /// From the states after square `v - 1` (the end of a row), records the next `period`
@@ -333,42 +372,47 @@ impl Plan {
         &self,
         sweep: &S,
         ctx: &PassContext<'_>,
-        layer: Layer<T>,
+        layer: Counts<T>,
         v: usize,
         period: usize,
         stats: &mut FrontierStats,
         finish: &mut dyn FnMut(usize, T),
-    ) -> Result<(Layer<T>, usize), Error> {
+    ) -> Result<(Counts<T>, usize), Error> {
         let squares = *ctx.heights.end() * self.w;
-        let (start_keys, mut counts, mut growth) = layer.into_sorted();
+        let (start_keys, counts, mut growth) = match layer {
+            Counts::Small(layer) => {
+                let (keys, counts, growth) = layer.into_sorted();
+                (keys, Ok(counts), growth)
+            }
+            Counts::Lanes(layer) => {
+                let (keys, counts, growth) = layer.into_sorted();
+                (keys, Err(counts), growth)
+            }
+        };
+        let counts_bytes = match &counts {
+            Ok(small) => small.len() * 8,
+            Err(wide) => wide.len() * std::mem::size_of::<T>(),
+        };
         let steps: Vec<S::Step> = (v..v + period * self.w).map(|u| sweep.step(u)).collect();
-        let max_bytes = ctx
-            .budget
-            .bytes()
-            .saturating_sub((counts.len() * std::mem::size_of::<T>()) as u64)
-            / 2;
+        let max_bytes = ctx.budget.bytes().saturating_sub(counts_bytes as u64) / 2;
         let record = Period::record_closed(sweep, &steps, v, &start_keys, max_bytes, ctx.cancel)?;
         let Some(record) = record else {
-            return Ok((Layer::from_states(start_keys, counts, growth), v));
+            let layer = match counts {
+                Ok(small) => Counts::Small(Layer::from_states(start_keys, small, growth)),
+                Err(wide) => Counts::Lanes(Layer::from_states(start_keys, wide, growth)),
+            };
+            return Ok((layer, v));
         };
         drop(start_keys);
         // The states the period's sets add to those it starts from have not been reached.
-        counts.resize(record.start_states(), T::zero());
-        // A square counted: its states and transitions recorded, its finished ways reported.
-        let mut settle = |transfer: &SquareTransfer,
-                          step_finishes: Option<usize>,
-                          u: usize,
-                          finished: T,
-                          growth: &mut super::layer::Growth,
-                          stats: &mut FrontierStats| {
-            let states = transfer.keys().len() as u64;
-            growth.record(states);
-            stats.transitions += transfer.transitions();
-            stats.layer_states += states;
-            stats.peak_states = stats.peak_states.max(states);
-            ctx.cancel.report_pass(u as u64 + 1, squares as u64, states);
-            if let Some(height) = step_finishes {
-                finish(height, finished);
+        let mut counts = match counts {
+            Ok(mut small) => {
+                small.resize(record.start_states(), 0);
+                PeriodCounts::Small(small)
+            }
+            Err(mut wide) => {
+                wide.resize(record.start_states(), T::zero());
+                PeriodCounts::wide(wide, ctx.used)
             }
         };
         // The squares from `u` on that act as the recorded ones, at most a period of them.
@@ -379,60 +423,49 @@ impl Plan {
                 .collect()
         };
         let mut u = v;
-        if let Some(mut lanes) = LaneCounts::split(&counts, ctx.used) {
-            // A period at a time, lane by lane.
-            drop(counts);
-            loop {
-                let run = acting_alike(u);
-                if run.is_empty() {
-                    break;
-                }
-                ctx.cancel.check()?;
-                let transfers: Vec<&SquareTransfer> =
-                    run.iter().map(|(s, _)| record.square(*s)).collect();
-                let finished = lanes.apply::<T>(&transfers);
-                for (((s, step), transfer), finished) in run.iter().zip(&transfers).zip(finished) {
-                    settle(
-                        transfer,
-                        S::finishes(step),
-                        *s,
-                        finished,
-                        &mut growth,
-                        stats,
-                    );
-                }
-                u += run.len();
+        loop {
+            let run = acting_alike(u);
+            if run.is_empty() {
+                break;
             }
-            counts = lanes.join();
-        } else {
-            while u < squares {
-                let step = sweep.step(u);
-                if !S::same_transfer(&step, &steps[(u - v) % steps.len()]) {
-                    break;
+            ctx.cancel.check()?;
+            let transfers: Vec<&SquareTransfer> =
+                run.iter().map(|(s, _)| record.square(*s)).collect();
+            let finished = counts
+                .apply(&transfers, ctx.used)
+                .ok_or(Error::Overflow { board: self.board })?;
+            for (((s, step), transfer), finished) in run.iter().zip(&transfers).zip(finished) {
+                let states = transfer.keys().len() as u64;
+                growth.record(states);
+                stats.transitions += transfer.transitions();
+                stats.layer_states += states;
+                stats.peak_states = stats.peak_states.max(states);
+                ctx.cancel
+                    .report_pass(*s as u64 + 1, squares as u64, states);
+                if let Some(height) = S::finishes(step) {
+                    finish(height, finished);
                 }
-                ctx.cancel.check()?;
-                let (next, finished) = record
-                    .square(u)
-                    .apply(&counts)
-                    .ok_or(Error::Overflow { board: self.board })?;
-                counts = next;
-                settle(
-                    record.square(u),
-                    S::finishes(&step),
-                    u,
-                    finished,
-                    &mut growth,
-                    stats,
-                );
-                u += 1;
             }
+            u += run.len();
         }
         stats.period_rows = period as u32;
         stats.periodic_squares += (u - v) as u64;
-        let counts_bytes = (counts.len() * std::mem::size_of::<T>()) as u64;
-        stats.peak_both_bytes = stats.peak_both_bytes.max(record.bytes() + 2 * counts_bytes);
         let keys = record.square(u - 1).keys().to_vec();
-        Ok((Layer::from_states(keys, counts, growth), u))
+        let both_bytes =
+            |count_bytes: usize| record.bytes() + 2 * (keys.len() * count_bytes) as u64;
+        let layer = match counts.into_counts() {
+            Ok(small) => {
+                stats.peak_both_bytes = stats.peak_both_bytes.max(both_bytes(8));
+                Counts::Small(Layer::from_states(keys, small, growth))
+            }
+            Err(wide) => {
+                stats.peak_both_bytes = stats
+                    .peak_both_bytes
+                    .max(both_bytes(std::mem::size_of::<T>()));
+                Counts::Lanes(Layer::from_states(keys, wide, growth))
+            }
+        };
+        Ok((layer, u))
     }
 }
 
@@ -445,7 +478,7 @@ struct PassContext<'a> {
     used: usize,
 }
 
-/// A pass's layer: counts in `u64` (before a period, see [`Plan::run_word`]) or of the pass's
+/// A pass's layer: counts in `u64` (while they fit, see [`Plan::run_over`]) or of the pass's
 /// count type.
 enum Counts<T> {
     Small(Layer<u64>),
@@ -457,13 +490,6 @@ impl<T: Tally> Counts<T> {
         match self {
             Counts::Small(layer) => layer.states(),
             Counts::Lanes(layer) => layer.states(),
-        }
-    }
-
-    fn into_lanes(self) -> Layer<T> {
-        match self {
-            Counts::Small(layer) => layer.map_counts(T::from_u64),
-            Counts::Lanes(layer) => layer,
         }
     }
 }

@@ -24,6 +24,13 @@ pub(super) trait Sweep: Sync {
     fn same_transfer(a: &Self::Step, b: &Self::Step) -> bool;
     /// The state before the first square.
     fn initial(&self) -> u64;
+    /// The same sweep over a strip that goes on past the board's last row, finishing the
+    /// same boards: its rows near the board's end act as those in the middle (a square there
+    /// no longer sees the end), so a recorded period runs on to the end as products. Its
+    /// steps equal this sweep's away from the end. `None` where the sweep has no such form.
+    fn unending(&self) -> Option<Self>
+    where
+        Self: Sized;
 }
 
 /// The window engine's squares: square `v` of the oriented board is step `v`.
@@ -72,5 +79,9 @@ impl<Wd: Word> Sweep for WindowSweep<'_, Wd> {
 
     fn initial(&self) -> u64 {
         self.codec.initial::<Wd>()
+    }
+
+    fn unending(&self) -> Option<Self> {
+        None // the window's steps are the plan's, for its board
     }
 }

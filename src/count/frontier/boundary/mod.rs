@@ -89,4 +89,20 @@ impl Sweep for BoundarySweep {
     fn initial(&self) -> u64 {
         0
     }
+
+    fn unending(&self) -> Option<BoundarySweep> {
+        // A step sees at most the boundary two rows ahead and its squares' moves two rows on.
+        const BEYOND: usize = 5;
+        let order = Order::new(
+            self.order.w,
+            self.order.rows + BEYOND,
+            self.order.outside_in,
+        );
+        (order.widest_boundary() <= MAX_SLOTS).then_some(BoundarySweep {
+            order,
+            open: self.open,
+            fold: self.fold,
+            heights: self.heights.clone(),
+        })
+    }
 }

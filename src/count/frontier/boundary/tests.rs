@@ -17,6 +17,7 @@ fn boundary_pass(
     mode: FrontierMode,
     outside_in: bool,
     fold: bool,
+    periodic: bool,
 ) -> (Vec<(usize, BigUint)>, FrontierStats) {
     let board = Board::new(*heights.end() as u32, width).unwrap();
     let purpose = if heights.start() == heights.end() {
@@ -26,6 +27,7 @@ fn boundary_pass(
     };
     let mut plan = Plan::new(board, mode, purpose).unwrap();
     plan.mirror_fold = fold;
+    plan.periodic = periodic;
     let mut seen = Vec::new();
     let stats = plan
         .run_boundary(
@@ -81,7 +83,7 @@ fn boundary_counts_equal_backtracking() {
             for outside_in in [false, true] {
                 for fold in [false, true] {
                     let h = height as usize;
-                    let (seen, _) = boundary_pass(width, h..=h, mode, outside_in, fold);
+                    let (seen, _) = boundary_pass(width, h..=h, mode, outside_in, fold, true);
                     assert_eq!(
                         seen,
                         vec![(h, BigUint::from(expected))],
@@ -102,7 +104,8 @@ fn boundary_series_equal_the_window_series() {
         for mode in [FrontierMode::OpenAll, FrontierMode::Closed] {
             let expected = window_pass(width, width as usize..=last, mode);
             for (outside_in, fold) in [(true, true), (true, false), (false, true)] {
-                let (seen, _) = boundary_pass(width, width as usize..=last, mode, outside_in, fold);
+                let (seen, _) =
+                    boundary_pass(width, width as usize..=last, mode, outside_in, fold, true);
                 assert_eq!(
                     seen, expected,
                     "{width} wide {mode:?}, outside in {outside_in}, folded {fold}"
@@ -112,13 +115,41 @@ fn boundary_series_equal_the_window_series() {
     }
 }
 
+/// A series' period runs in the strip that goes on past its board, so its products reach the
+/// board's last row: every height equals the pass square by square (no period), widths 3 to
+/// 6, open and closed, and only the first two rows are taken square by square.
+#[test]
+fn periods_run_on_to_the_last_row_and_equal_the_plain_pass() {
+    for (width, last, mode) in [
+        (3, 40, FrontierMode::OpenAll),
+        (3, 40, FrontierMode::Closed),
+        (4, 30, FrontierMode::OpenAll),
+        (5, 20, FrontierMode::OpenAll),
+        (5, 20, FrontierMode::Closed),
+        (6, 16, FrontierMode::Closed),
+    ] {
+        let heights = width as usize..=last;
+        let (seen, stats) = boundary_pass(width, heights.clone(), mode, true, true, true);
+        let (plain, plain_stats) = boundary_pass(width, heights, mode, true, true, false);
+        assert_eq!(seen, plain, "{width} wide {mode:?}");
+        assert!(seen.iter().any(|(_, c)| *c > BigUint::from(0u8)));
+        assert_eq!(plain_stats.periodic_squares, 0);
+        let squares = (last * width as usize) as u64;
+        assert!(
+            stats.periodic_squares + 2 * u64::from(width) >= squares,
+            "{width} wide {mode:?}: {} of {squares} squares as products",
+            stats.periodic_squares
+        );
+    }
+}
+
 /// Folding merges states: folded layers hold fewer states than unfolded ones over a pass, and
 /// give the same counts (above).
 #[test]
 fn folding_outside_in_holds_fewer_states() {
     for width in [5, 6] {
-        let (_, folded) = boundary_pass(width, 10..=10, FrontierMode::OpenAll, true, true);
-        let (_, unfolded) = boundary_pass(width, 10..=10, FrontierMode::OpenAll, true, false);
+        let (_, folded) = boundary_pass(width, 10..=10, FrontierMode::OpenAll, true, true, true);
+        let (_, unfolded) = boundary_pass(width, 10..=10, FrontierMode::OpenAll, true, false, true);
         assert!(
             folded.layer_states * 10 < unfolded.layer_states * 7,
             "{width}: {} folded, {} unfolded",

@@ -1,200 +1,35 @@
-//! The periodic transfer: in the middle of a long board every row's squares act on states as
-//! the same squares a row earlier do, so the next `p` rows map states in the same way every
-//! time. Their squares are then recorded once, as sparse matrices over sets of states closed
-//! under the period (every state the period can reach from its set is in it), and every later
-//! row in the middle of the board costs a few sparse matrix–vector products: no state is
-//! generated, hashed or looked up again.
-//!
-//! The sets are closed, not waited for: the states after a row grow for many rows before they
-//! repeat (six rows' open tours still gain states after twelve rows), but once a row's states
-//! are within a small fraction of those a period earlier (the pass decides when), the states
-//! every later row can reach are found at once, round after round of the new states only. A
-//! state no row has reached yet is simply counted 0.
-//!
-//! A matrix is kept in pull form, each next state with the states it comes from, so that the
-//! next states are summed independently, on both cores.
+//! A recorded square as a sparse matrix, and counts run through such squares lane by lane.
 
-use hashbrown::HashMap;
 use rayon::prelude::*;
 
-use super::residue::add_mod;
-use super::rules::Outcome;
-use super::sweep::Sweep;
-use super::tally::Tally;
-use crate::cancel::CancelFlag;
-use crate::error::Error;
-
-/// The longest period looked for, in rows.
-pub(super) const MAX_PERIOD: usize = 4;
-
-/// The most times the new states may go round a period before its sets are taken as not
-/// closing (the pass then goes on square by square).
-const MAX_ROUNDS: usize = 1024;
+use crate::count::frontier::residue::add_mod;
+use crate::count::frontier::tally::Tally;
 
 /// One square as a matrix from the states before it to the states after it, each set in the
 /// order its states were first reached.
-pub(super) struct SquareTransfer {
+pub(in crate::count::frontier) struct SquareTransfer {
     /// The states after the square.
-    keys: Vec<u64>,
+    pub(super) keys: Vec<u64>,
     /// Next state `t` comes from the states `sources[offsets[t]..offsets[t + 1]]` (a state
     /// reached twice from one state is listed twice).
-    offsets: Vec<u32>,
-    sources: Vec<u32>,
+    pub(super) offsets: Vec<u32>,
+    pub(super) sources: Vec<u32>,
     /// The states that finish a board at this square (as often as they do).
-    finished: Vec<u32>,
+    pub(super) finished: Vec<u32>,
 }
-
-/// The states before one square of a period being recorded, numbered in the order they were
-/// first reached.
-#[derive(Default)]
-struct StateSet {
-    keys: Vec<u64>,
-    index: HashMap<u64, u32>,
-}
-
-impl StateSet {
-    /// The number of `key`, and whether it is new; `None` past 32 bits.
-    fn insert(&mut self, key: u64) -> Option<(u32, bool)> {
-        let next = u32::try_from(self.keys.len()).ok()?;
-        let mut new = false;
-        let number = *self.index.entry(key).or_insert_with(|| {
-            new = true;
-            next
-        });
-        if new {
-            self.keys.push(key);
-        }
-        Some((number, new))
-    }
-
-    /// The bytes held: the keys, and the map's buckets (a key, a number and a control byte).
-    fn bytes(&self) -> u64 {
-        (self.keys.capacity() * 8 + self.index.capacity() * 13) as u64
-    }
-}
-
-impl Period {
-    /// Records the squares of `steps` (whole rows, from square `first`), the last leading back
-    /// to the first, over sets closed under them: from the states `start` (the head of the
-    /// first set, in their order), the new states of each square are taken through it, round
-    /// after round, until a square reaches none new. `None` where the sets do not close within
-    /// `max_bytes` or [`MAX_ROUNDS`], or are too many to number in 32 bits.
-    pub(super) fn record_closed<S: Sweep>(
-        sweep: &S,
-        steps: &[S::Step],
-        first: usize,
-        start: &[u64],
-        max_bytes: u64,
-        cancel: &CancelFlag,
-    ) -> Result<Option<Period>, Error> {
-        const CHUNK: usize = 4096;
-        let n = steps.len();
-        // sets[j]: the states before square j of the period (sets[0] also those after it).
-        let mut sets: Vec<StateSet> = (0..n).map(|_| StateSet::default()).collect();
-        let mut fresh = Vec::with_capacity(start.len());
-        for &key in start {
-            let Some((number, _)) = sets[0].insert(key) else {
-                return Ok(None);
-            };
-            fresh.push(number);
-        }
-        // Each square's moves as (next state << 32 | state), and its finishing states.
-        let mut edges: Vec<Vec<u64>> = (0..n).map(|_| Vec::new()).collect();
-        let mut finished: Vec<Vec<u32>> = (0..n).map(|_| Vec::new()).collect();
-        let (mut j, mut rounds) = (0, 0);
-        while !fresh.is_empty() {
-            cancel.check()?;
-            let keys: Vec<u64> = fresh.iter().map(|&s| sets[j].keys[s as usize]).collect();
-            type Part = (Vec<(u64, u32)>, Vec<u32>);
-            let parts: Vec<Part> = keys
-                .par_chunks(CHUNK)
-                .zip(fresh.par_chunks(CHUNK))
-                .map(|(keys, numbers)| {
-                    let (mut next, mut done) = (Vec::new(), Vec::new());
-                    for (&key, &source) in keys.iter().zip(numbers) {
-                        sweep.transitions(&steps[j], key, |outcome| match outcome {
-                            Outcome::Next(key, _) => next.push((key, source)),
-                            Outcome::Finished(_) => done.push(source),
-                        });
-                    }
-                    (next, done)
-                })
-                .collect();
-            drop(keys);
-            let to = (j + 1) % n;
-            let mut next_fresh = Vec::new();
-            for (next, done) in parts {
-                finished[j].extend(done);
-                edges[j].reserve(next.len());
-                for (key, source) in next {
-                    let Some((number, new)) = sets[to].insert(key) else {
-                        return Ok(None);
-                    };
-                    if new {
-                        next_fresh.push(number);
-                    }
-                    edges[j].push(u64::from(number) << 32 | u64::from(source));
-                }
-            }
-            let too_many = edges[j].len() >= u32::MAX as usize;
-            fresh = next_fresh;
-            j = to;
-            if j == 0 {
-                rounds += 1;
-            }
-            let bytes: u64 = sets.iter().map(StateSet::bytes).sum::<u64>()
-                + edges.iter().map(|e| e.capacity() as u64 * 8).sum::<u64>();
-            if too_many || rounds > MAX_ROUNDS || bytes > max_bytes {
-                return Ok(None);
-            }
-        }
-        // Square j leads to the states of set j + 1 (the last square, to those of set 0).
-        let mut keys: Vec<Vec<u64>> = sets.into_iter().map(|set| set.keys).collect();
-        keys.rotate_left(1);
-        let squares = keys
-            .into_iter()
-            .zip(edges)
-            .zip(finished)
-            .map(|((keys, mut edges), finished)| {
-                edges.par_sort_unstable();
-                let mut offsets = vec![0u32; keys.len() + 1];
-                for &edge in &edges {
-                    offsets[(edge >> 32) as usize + 1] += 1;
-                }
-                for t in 0..keys.len() {
-                    offsets[t + 1] += offsets[t];
-                }
-                let sources = edges.iter().map(|&edge| edge as u32).collect();
-                SquareTransfer {
-                    keys,
-                    offsets,
-                    sources,
-                    finished,
-                }
-            })
-            .collect();
-        Ok(Some(Period { first, squares }))
-    }
-
-    /// The states the period starts from and ends at.
-    pub(super) fn start_states(&self) -> usize {
-        self.squares.last().map_or(0, |square| square.keys.len())
-    }
-}
-
 impl SquareTransfer {
     /// The states after the square.
-    pub(super) fn keys(&self) -> &[u64] {
+    pub(in crate::count::frontier) fn keys(&self) -> &[u64] {
         &self.keys
     }
 
     /// The transitions the square makes.
-    pub(super) fn transitions(&self) -> u64 {
+    pub(in crate::count::frontier) fn transitions(&self) -> u64 {
         (self.sources.len() + self.finished.len()) as u64
     }
 
     /// The bytes the matrix holds.
-    pub(super) fn bytes(&self) -> u64 {
+    pub(in crate::count::frontier) fn bytes(&self) -> u64 {
         (self.keys.capacity() * 8
             + (self.offsets.capacity() + self.sources.capacity() + self.finished.capacity()) * 4)
             as u64
@@ -202,7 +37,7 @@ impl SquareTransfer {
 
     /// The counts after the square from those before it (of the states it was recorded
     /// from), and the ways that finish a board at it; `None` when a count overflows its type.
-    pub(super) fn apply<T: Tally>(&self, counts: &[T]) -> Option<(Vec<T>, T)> {
+    pub(in crate::count::frontier) fn apply<T: Tally>(&self, counts: &[T]) -> Option<(Vec<T>, T)> {
         let next: Option<Vec<T>> = (0..self.keys.len())
             .into_par_iter()
             .with_min_len(1024)
@@ -271,7 +106,7 @@ impl SquareTransfer {
 /// its states in the cache (the counts of all lanes together are many times larger). Only the
 /// lanes the pass reads its counts from are run: a count type is compiled for a few sizes, and
 /// a pass that needs 35 primes keeps its counts in 64 (the other lanes come back as 0).
-pub(super) struct LaneCounts {
+pub(in crate::count::frontier) struct LaneCounts {
     lanes: Vec<Vec<u64>>,
     /// The lanes of the count type.
     width: usize,
@@ -279,7 +114,10 @@ pub(super) struct LaneCounts {
 
 impl LaneCounts {
     /// The first `used` lanes of the counts; `None` for a count type without lanes.
-    pub(super) fn split<T: Tally>(counts: &[T], used: usize) -> Option<LaneCounts> {
+    pub(in crate::count::frontier) fn split<T: Tally>(
+        counts: &[T],
+        used: usize,
+    ) -> Option<LaneCounts> {
         (T::LANES > 0).then(|| LaneCounts {
             lanes: (0..used.clamp(1, T::LANES))
                 .into_par_iter()
@@ -290,7 +128,7 @@ impl LaneCounts {
     }
 
     /// The counts put back together.
-    pub(super) fn join<T: Tally>(self) -> Vec<T> {
+    pub(in crate::count::frontier) fn join<T: Tally>(self) -> Vec<T> {
         let states = self.lanes.first().map_or(0, Vec::len);
         let mut word = vec![0; self.width];
         (0..states)
@@ -305,7 +143,10 @@ impl LaneCounts {
 
     /// Runs the counts through `transfers`, one after the other; returns the ways that finish
     /// a board at each.
-    pub(super) fn apply<T: Tally>(&mut self, transfers: &[&SquareTransfer]) -> Vec<T> {
+    pub(in crate::count::frontier) fn apply<T: Tally>(
+        &mut self,
+        transfers: &[&SquareTransfer],
+    ) -> Vec<T> {
         // Lanes side by side on the cores; a single lane splits its states between them.
         let both = self.lanes.len() == 1;
         let finished: Vec<Vec<u64>> = self
@@ -337,27 +178,68 @@ impl LaneCounts {
     }
 }
 
-/// The squares of one period, recorded over sets of states closed under it.
-pub(super) struct Period {
-    /// The first square recorded.
-    pub(super) first: usize,
-    pub(super) squares: Vec<SquareTransfer>,
+/// The counts a recorded period runs through its squares: in `u64` while they fit (checked;
+/// the counts before the square that overflows are turned into the pass's count type), then
+/// lane by lane (measured faster than a state's lanes side by side, even where a lane's
+/// counts are many times the cache), or whole for a count type without lanes.
+pub(in crate::count::frontier) enum PeriodCounts<T> {
+    Small(Vec<u64>),
+    Whole(Vec<T>),
+    Lanes(LaneCounts),
 }
 
-impl Period {
-    /// The period's length in squares.
-    pub(super) fn len(&self) -> usize {
-        self.squares.len()
+impl<T: Tally> PeriodCounts<T> {
+    /// Counts of the pass's type, whose first `used` lanes are read.
+    pub(in crate::count::frontier) fn wide(counts: Vec<T>, used: usize) -> Self {
+        match LaneCounts::split(&counts, used) {
+            Some(lanes) => PeriodCounts::Lanes(lanes),
+            None => PeriodCounts::Whole(counts),
+        }
     }
 
-    /// The matrix of square `v`, which lies a whole number of periods after the first.
-    pub(super) fn square(&self, v: usize) -> &SquareTransfer {
-        &self.squares[(v - self.first) % self.len()]
+    /// Runs the counts through `transfers`, one after the other; returns the ways that finish
+    /// a board at each, or `None` where a count overflows the pass's type.
+    pub(in crate::count::frontier) fn apply(
+        &mut self,
+        transfers: &[&SquareTransfer],
+        used: usize,
+    ) -> Option<Vec<T>> {
+        let mut finished = Vec::with_capacity(transfers.len());
+        for (i, transfer) in transfers.iter().enumerate() {
+            match self {
+                PeriodCounts::Small(counts) => match transfer.apply(counts) {
+                    Some((next, done)) => {
+                        *counts = next;
+                        finished.push(T::from_u64(done));
+                    }
+                    None => {
+                        let wide = counts.drain(..).map(T::from_u64).collect();
+                        *self = PeriodCounts::wide(wide, used);
+                        finished.extend(self.apply(&transfers[i..], used)?);
+                        return Some(finished);
+                    }
+                },
+                PeriodCounts::Whole(counts) => {
+                    let (next, done) = transfer.apply(counts)?;
+                    *counts = next;
+                    finished.push(done);
+                }
+                PeriodCounts::Lanes(lanes) => {
+                    finished.extend(lanes.apply::<T>(&transfers[i..]));
+                    return Some(finished);
+                }
+            }
+        }
+        Some(finished)
     }
 
-    /// The bytes the matrices hold.
-    pub(super) fn bytes(&self) -> u64 {
-        self.squares.iter().map(SquareTransfer::bytes).sum()
+    /// The counts: in `u64` where none has overflowed (`Ok`), else in the pass's type.
+    pub(in crate::count::frontier) fn into_counts(self) -> Result<Vec<u64>, Vec<T>> {
+        match self {
+            PeriodCounts::Small(counts) => Ok(counts),
+            PeriodCounts::Whole(counts) => Err(counts),
+            PeriodCounts::Lanes(lanes) => Err(lanes.join()),
+        }
     }
 }
 
@@ -444,5 +326,53 @@ mod tests {
             .map(|c| Residues([c.0[0], c.0[1], 0]))
             .collect();
         assert_eq!(lanes.join::<Residues<3>>(), first_two);
+    }
+
+    /// Counts in `u64` that overflow at some square of a run go on in the pass's count type
+    /// from the counts before that square: every square's finishing ways and the counts after
+    /// the run equal those of counts in that type from the start, with the overflow at the
+    /// first square, at a later one, or at none.
+    #[test]
+    fn counts_in_u64_go_on_in_residues_where_they_overflow() {
+        let transfers = transfers();
+        let run: Vec<&SquareTransfer> = transfers.iter().chain(&transfers).collect();
+        let (half, sixth) = (u64::MAX / 2 + 1, u64::MAX / 6);
+        for (start, overflow) in [
+            (vec![1u64, 2, 3, 4], None),
+            (vec![half, 7, half / 3, 9], Some(0)),
+            (vec![sixth, 7, sixth / 3, 9], Some(4)),
+        ] {
+            // The overflow is where the case says it is.
+            let mut counts = start.clone();
+            let first_overflow = run
+                .iter()
+                .position(|transfer| match transfer.apply(&counts) {
+                    Some((next, _)) => {
+                        counts = next;
+                        false
+                    }
+                    None => true,
+                });
+            assert_eq!(first_overflow, overflow);
+            let wide: Vec<Residues<3>> = start.iter().map(|&c| Residues::from_u64(c)).collect();
+            let mut expected = PeriodCounts::wide(wide, 3);
+            let expected_finished = expected.apply(&run, 3).unwrap();
+            let expected = expected.into_counts().unwrap_err();
+            let mut small = PeriodCounts::<Residues<3>>::Small(start.clone());
+            assert_eq!(
+                small.apply(&run, 3).unwrap(),
+                expected_finished,
+                "{start:?}"
+            );
+            match (small.into_counts(), overflow) {
+                (Ok(counts), None) => {
+                    let counts: Vec<Residues<3>> =
+                        counts.into_iter().map(Residues::from_u64).collect();
+                    assert_eq!(counts, expected);
+                }
+                (Err(counts), Some(_)) => assert_eq!(counts, expected, "{start:?}"),
+                (counts, _) => panic!("{start:?}: {}", counts.is_ok()),
+            }
+        }
     }
 }

@@ -1,0 +1,51 @@
+//! The periodic transfer: in the middle of a long board every row's squares act on states as
+//! the same squares a row earlier do, so the next `p` rows map states in the same way every
+//! time. Their squares are then recorded once, as sparse matrices over sets of states closed
+//! under the period (every state the period can reach from its set is in it), and every later
+//! row in the middle of the board costs a few sparse matrix–vector products: no state is
+//! generated, hashed or looked up again.
+//!
+//! The sets are closed, not waited for: the states after a row grow for many rows before they
+//! repeat (six rows' open tours still gain states after twelve rows), but once a row's states
+//! are within a small fraction of those a period earlier (the pass decides when), the states
+//! every later row can reach are found at once, round after round of the new states only. A
+//! state no row has reached yet is simply counted 0.
+//!
+//! A matrix is kept in pull form, each next state with the states it comes from, so that the
+//! next states are summed independently, on both cores.
+
+mod record;
+mod transfer;
+
+pub(super) use self::transfer::{PeriodCounts, SquareTransfer};
+
+/// The longest period looked for, in rows.
+pub(super) const MAX_PERIOD: usize = 4;
+/// The squares of one period, recorded over sets of states closed under it.
+pub(super) struct Period {
+    /// The first square recorded.
+    pub(super) first: usize,
+    pub(super) squares: Vec<SquareTransfer>,
+}
+
+impl Period {
+    /// The states the period starts from and ends at.
+    pub(in crate::count::frontier) fn start_states(&self) -> usize {
+        self.squares.last().map_or(0, |square| square.keys.len())
+    }
+
+    /// The period's length in squares.
+    pub(super) fn len(&self) -> usize {
+        self.squares.len()
+    }
+
+    /// The matrix of square `v`, which lies a whole number of periods after the first.
+    pub(super) fn square(&self, v: usize) -> &SquareTransfer {
+        &self.squares[(v - self.first) % self.len()]
+    }
+
+    /// The bytes the matrices hold.
+    pub(super) fn bytes(&self) -> u64 {
+        self.squares.iter().map(SquareTransfer::bytes).sum()
+    }
+}
