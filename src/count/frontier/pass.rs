@@ -22,8 +22,8 @@ const SETTLED: u64 = 64;
 
 /// The rows a period of `p` rows must run as products to be recorded. Recording it costs
 /// about two periods of rows taken square by square (its sets are closed, then numbered and
-/// sorted), a product next to nothing, and a board's last two rows little either way (few
-/// states there can still finish).
+/// put in pull form), a product next to nothing, and a board's last two rows little either
+/// way where the products stop short of them (few states there can still finish).
 const fn paying_rows(p: usize) -> usize {
     2 * p + 3
 }

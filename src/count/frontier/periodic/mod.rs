@@ -6,13 +6,12 @@
 //! generated, hashed or looked up again.
 //!
 //! The sets are closed, not waited for: the states after a row grow for many rows before they
-//! repeat (six rows' open tours still gain states after twelve rows), but once a row's states
-//! are within a small fraction of those a period earlier (the pass decides when), the states
-//! every later row can reach are found at once, round after round of the new states only. A
-//! state no row has reached yet is simply counted 0.
+//! repeat (six rows' open tours still gain states after twelve rows), but from the rows the
+//! pass chooses (`pass`), the states every later row can reach are found at once, round after
+//! round of the new states only (`record`). A state no row has reached yet is simply counted 0.
 //!
 //! A matrix is kept in pull form, each next state with the states it comes from, so that the
-//! next states are summed independently, on both cores.
+//! next states are summed independently, on both cores (`transfer`).
 
 mod record;
 mod transfer;
