@@ -233,6 +233,27 @@ fn series_prints_one_line_per_board_and_saves_them() {
         .stderr(contains("is empty"));
 }
 
+/// `knights series 6` against Knuth's open tours of 6xn (OEIS A306281, the terms its data
+/// lists): 6x1 to 6x14 in one pass whose period runs on to the last row, the counts in 64 bits
+/// until 6x13's overflow them and modulo primes from there.
+#[test]
+fn open_series_match_the_published_sequence() {
+    let published = crate::util::published_terms("open_undirected");
+    let last = 14;
+    let counted = crate::util::series_counts(6, last, &[]);
+    let mut checked = 0;
+    for term in published.iter().filter(|t| t.rows == 6 && t.cols <= last) {
+        assert_eq!(
+            counted[&term.cols], term.count,
+            "6x{} ({})",
+            term.cols, term.source
+        );
+        checked += 1;
+    }
+    assert_eq!(checked, last);
+    assert!(published.len() >= 18, "A306281 to 6x18");
+}
+
 /// A series whose tallest boards are near square counts them on their own by meeting in the
 /// middle (5x6..5x9 here), not in one pass; a longer series reaches the same boards in its
 /// pass (5x10 is too long to meet), and both agree with each other and the published totals.

@@ -52,6 +52,58 @@ pub fn published_totals(kind: &str) -> Vec<PublishedTotal> {
         .collect()
 }
 
+/// A published term of a sequence over long boards (`tests/data/series-totals.csv`), of any
+/// size.
+#[derive(Debug, serde::Deserialize)]
+pub struct PublishedTerm {
+    /// Board rows.
+    pub rows: u32,
+    /// Board columns.
+    pub cols: u32,
+    /// `closed_undirected` or `open_undirected`.
+    pub kind: String,
+    /// The count, as decimal text.
+    pub count: String,
+    /// Where it was published.
+    pub source: String,
+}
+
+/// The published terms of one kind.
+pub fn published_terms(kind: &str) -> Vec<PublishedTerm> {
+    csv::Reader::from_path(data_file("series-totals.csv"))
+        .unwrap()
+        .deserialize()
+        .map(|row| row.unwrap())
+        .filter(|row: &PublishedTerm| row.kind == kind)
+        .collect()
+}
+
+/// `knights series <rows> --cols 1..<last>` (with `extra` arguments) as CSV: each board's
+/// columns and its undirected count.
+pub fn series_counts(
+    rows: u32,
+    last: u32,
+    extra: &[&str],
+) -> std::collections::BTreeMap<u32, String> {
+    let output = knights()
+        .args(["--no-cache", "series", &rows.to_string(), "--format", "csv"])
+        .args(["--cols", &format!("1..{last}")])
+        .args(extra)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let counted: std::collections::BTreeMap<u32, String> =
+        csv::Reader::from_reader(&output.stdout[..])
+            .records()
+            .map(|record| {
+                let record = record.unwrap();
+                (record[1].parse().unwrap(), record[4].to_string())
+            })
+            .collect();
+    assert_eq!(counted.len(), last as usize);
+    counted
+}
+
 /// The `knights` binary built for these tests, with an answer store of its own (never the
 /// user's): a fresh database in a temporary directory that lives as long as the test process.
 pub fn knights() -> assert_cmd::Command {
