@@ -18,18 +18,22 @@ struct Shared {
     square: AtomicU64,
     squares: AtomicU64,
     states: AtomicU64,
+    recording: AtomicBool,
 }
 
 /// Where the latest frontier pass stands: the square it has just processed (from 1) of how
-/// many, and the states its layer holds.
+/// many, and the states its layer holds; or, while it records a period from that square, the
+/// states its sets hold so far.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PassProgress {
     /// Squares processed.
     pub square: u64,
     /// Squares in the pass.
     pub squares: u64,
-    /// States in the layer.
+    /// States in the layer, or in the period's sets.
     pub states: u64,
+    /// A period is being recorded (`states` are its sets').
+    pub recording: bool,
 }
 
 impl CancelFlag {
@@ -63,6 +67,14 @@ impl CancelFlag {
         self.0.squares.store(squares, Ordering::Relaxed);
         self.0.square.store(square, Ordering::Relaxed);
         self.0.states.store(states, Ordering::Relaxed);
+        self.0.recording.store(false, Ordering::Relaxed);
+    }
+
+    /// Records that the frontier pass, at the square it last reported, is recording a period
+    /// whose sets hold `states` states so far.
+    pub fn report_recording(&self, states: u64) {
+        self.0.states.store(states, Ordering::Relaxed);
+        self.0.recording.store(true, Ordering::Relaxed);
     }
 
     /// The latest frontier pass's progress, if one has reported.
@@ -72,6 +84,32 @@ impl CancelFlag {
             square: self.0.square.load(Ordering::Relaxed),
             squares,
             states: self.0.states.load(Ordering::Relaxed),
+            recording: self.0.recording.load(Ordering::Relaxed),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Progress reads back as reported: none before a pass, then the pass's square and layer;
+    /// a period being recorded keeps the square and says so, until the pass goes on.
+    #[test]
+    fn progress_reads_back_as_reported() {
+        let flag = CancelFlag::new();
+        assert_eq!(flag.pass(), None);
+        flag.report_pass(12, 84, 4192);
+        let at = |states, recording| PassProgress {
+            square: 12,
+            squares: 84,
+            states,
+            recording,
+        };
+        assert_eq!(flag.pass(), Some(at(4192, false)));
+        flag.report_recording(3_751_993);
+        assert_eq!(flag.pass(), Some(at(3_751_993, true)));
+        flag.report_pass(12, 84, 7);
+        assert_eq!(flag.pass(), Some(at(7, false)));
     }
 }

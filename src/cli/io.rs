@@ -30,10 +30,17 @@ pub fn progress_bar(quiet: bool) -> ProgressBar {
 
 /// Where a frontier pass stands, as a progress bar's message.
 fn pass_message(pass: knights::cancel::PassProgress) -> String {
-    format!(
-        "; frontier pass at square {}/{}, layer of {} states",
-        pass.square, pass.squares, pass.states
-    )
+    if pass.recording {
+        format!(
+            "; frontier pass at square {}/{}, recording the period: {} states so far",
+            pass.square, pass.squares, pass.states
+        )
+    } else {
+        format!(
+            "; frontier pass at square {}/{}, layer of {} states",
+            pass.square, pass.squares, pass.states
+        )
+    }
 }
 
 /// Runs `work` while `bar` (when shown) also says where a frontier pass reporting on

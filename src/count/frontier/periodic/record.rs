@@ -104,6 +104,10 @@ impl StateSet {
         self.shards.iter().map(SetShard::bytes).sum()
     }
 
+    fn len(&self) -> usize {
+        self.shards.iter().map(|shard| shard.keys.len()).sum()
+    }
+
     /// Numbers the next states of `parts`, shard by shard on both cores. Returns the moves as
     /// `next << 32 | source` and the states new to the set; `None` where a shard is full.
     fn insert_all(&mut self, parts: &[Reached]) -> Option<(Vec<u64>, Vec<u32>)> {
@@ -249,6 +253,7 @@ impl Period {
             if j == 0 {
                 rounds += 1;
             }
+            cancel.report_recording(sets.iter().map(StateSet::len).sum::<usize>() as u64);
             let bytes: u64 = sets.iter().map(StateSet::bytes).sum::<u64>()
                 + moves.iter().map(|m| m.capacity() as u64 * 8).sum::<u64>();
             if too_many || rounds > MAX_ROUNDS || bytes > max_bytes {
