@@ -230,21 +230,27 @@ macro_rules! widening {
 }
 pub(super) use widening;
 
+/// What a step may spend and what may stop it: the pass's memory budget and its cancel flag.
+#[derive(Clone, Copy)]
+pub(super) struct Limits<'a> {
+    pub(super) budget: MemoryBudget,
+    pub(super) cancel: &'a CancelFlag,
+}
+
 impl Plan {
     /// Turns one layer into the next with the moves of one square, in parallel: returns the
     /// next layer and the ways that finished a board at this step.
     // The square's index `v` is only for the budget's error; the rest is what a step reads.
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn advance<S: Sweep, T: Tally>(
         &self,
         sweep: &S,
         layer: Layer<T>,
         step: &S::Step,
         v: usize,
-        budget: MemoryBudget,
-        cancel: &CancelFlag,
+        limits: Limits<'_>,
         stats: &mut FrontierStats,
     ) -> Result<(Layer<T>, T), Error> {
+        let Limits { budget, cancel } = limits;
         let Layer {
             shards: layer,
             mut growth,

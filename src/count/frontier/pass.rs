@@ -5,7 +5,7 @@
 use num_bigint::BigUint;
 
 use super::boundary::BoundarySweep;
-use super::layer::{Layer, by_word, first_layer, widening};
+use super::layer::{Layer, Limits, by_word, first_layer, widening};
 use super::periodic::{MAX_PERIOD, Period, PeriodCounts, SquareTransfer};
 use super::plan::{FrontierMode, FrontierStats, Plan};
 use super::residue::primes_for;
@@ -195,6 +195,7 @@ impl Plan {
     ) -> Result<FrontierStats, Error> {
         // The lanes the counts are read from: those the bound asks for, where the count type
         // holds more (the others are not run through the period's products).
+        let limits = Limits { budget, cancel };
         let used = match self.lanes() {
             Lanes::Primes(primes) if T::PRIMES > 0 => primes.min(T::LANES),
             _ => T::LANES,
@@ -258,12 +259,12 @@ impl Plan {
             (layer, finished) = match layer {
                 Counts::Small(layer) => {
                     let (next, finished) =
-                        self.advance(sweep, layer, &step, v, budget, cancel, &mut stats)?;
+                        self.advance(sweep, layer, &step, v, limits, &mut stats)?;
                     (Counts::Small(next), T::from_u64(finished))
                 }
                 Counts::Lanes(layer) => {
                     let (next, finished) =
-                        self.advance(sweep, layer, &step, v, budget, cancel, &mut stats)?;
+                        self.advance(sweep, layer, &step, v, limits, &mut stats)?;
                     (Counts::Lanes(next), finished)
                 }
             };
@@ -289,28 +290,26 @@ impl Plan {
                 look_for_period = false;
                 let ctx = PassContext {
                     heights,
-                    budget,
-                    cancel,
+                    limits,
                     used,
                 };
-                let (after, next_v) = self.periodic_rows::<S, T>(
+                let after = self.periodic_rows::<S, T>(
                     ahead,
                     &ctx,
-                    layer,
-                    v,
+                    PassAt { layer, next: v },
                     period,
                     &mut stats,
                     &mut finish,
                 )?;
-                if next_v != v {
+                if after.next != v {
                     // The layer now holds the states of the sweep the period ran in.
                     sweep = ahead;
-                    if matches!(after, Counts::Lanes(_)) {
+                    if matches!(after.layer, Counts::Lanes(_)) {
                         (stats.count_bits, stats.count_primes) = (count_bits, count_primes);
                     }
                 }
-                layer = after;
-                v = next_v;
+                layer = after.layer;
+                v = after.next;
                 if layer.states() == 0 {
                     break;
                 }
@@ -367,17 +366,16 @@ impl Plan {
     /// rows as matrices over sets closed under them, and runs those rows and every later row
     /// that acts alike as matrix products. Returns the layer it stops at and its next square
     /// (`v` itself, the layer unchanged, when the sets do not close).
-    #[allow(clippy::too_many_arguments)]
     fn periodic_rows<S: Sweep, T: Tally>(
         &self,
         sweep: &S,
         ctx: &PassContext<'_>,
-        layer: Counts<T>,
-        v: usize,
+        at: PassAt<T>,
         period: usize,
         stats: &mut FrontierStats,
         finish: &mut dyn FnMut(usize, T),
-    ) -> Result<(Counts<T>, usize), Error> {
+    ) -> Result<PassAt<T>, Error> {
+        let PassAt { layer, next: v } = at;
         let squares = *ctx.heights.end() * self.w;
         let (start_keys, counts, mut growth) = match layer {
             Counts::Small(layer) => {
@@ -394,14 +392,20 @@ impl Plan {
             Err(wide) => wide.len() * std::mem::size_of::<T>(),
         };
         let steps: Vec<S::Step> = (v..v + period * self.w).map(|u| sweep.step(u)).collect();
-        let max_bytes = ctx.budget.bytes().saturating_sub(counts_bytes as u64) / 2;
-        let record = Period::record_closed(sweep, &steps, v, &start_keys, max_bytes, ctx.cancel)?;
+        let max_bytes = ctx
+            .limits
+            .budget
+            .bytes()
+            .saturating_sub(counts_bytes as u64)
+            / 2;
+        let record =
+            Period::record_closed(sweep, &steps, v, &start_keys, max_bytes, ctx.limits.cancel)?;
         let Some(record) = record else {
             let layer = match counts {
                 Ok(small) => Counts::Small(Layer::from_states(start_keys, small, growth)),
                 Err(wide) => Counts::Lanes(Layer::from_states(start_keys, wide, growth)),
             };
-            return Ok((layer, v));
+            return Ok(PassAt { layer, next: v });
         };
         drop(start_keys);
         // The states the period's sets add to those it starts from have not been reached.
@@ -428,7 +432,7 @@ impl Plan {
             if run.is_empty() {
                 break;
             }
-            ctx.cancel.check()?;
+            ctx.limits.cancel.check()?;
             let transfers: Vec<&SquareTransfer> =
                 run.iter().map(|(s, _)| record.square(*s)).collect();
             let finished = counts
@@ -440,7 +444,8 @@ impl Plan {
                 stats.transitions += transfer.transitions();
                 stats.layer_states += states;
                 stats.peak_states = stats.peak_states.max(states);
-                ctx.cancel
+                ctx.limits
+                    .cancel
                     .report_pass(*s as u64 + 1, squares as u64, states);
                 if let Some(height) = S::finishes(step) {
                     finish(height, finished);
@@ -465,17 +470,22 @@ impl Plan {
                 Counts::Lanes(Layer::from_states(keys, wide, growth))
             }
         };
-        Ok((layer, u))
+        Ok(PassAt { layer, next: u })
     }
 }
 
 /// What every square of a pass shares.
 struct PassContext<'a> {
     heights: &'a std::ops::RangeInclusive<usize>,
-    budget: MemoryBudget,
-    cancel: &'a CancelFlag,
+    limits: Limits<'a>,
     /// The lanes of a count the pass reads (see [`Plan::run_with`]).
     used: usize,
+}
+
+/// Where a pass stands: its layer and the square it takes next.
+struct PassAt<T> {
+    layer: Counts<T>,
+    next: usize,
 }
 
 /// A pass's layer: counts in `u64` (while they fit, see [`Plan::run_over`]) or of the pass's

@@ -318,8 +318,10 @@ fn compact_layers_hold_what_one_hash_map_holds() {
                             layer,
                             &step,
                             v,
-                            MemoryBudget::DEFAULT,
-                            &cancel,
+                            super::layer::Limits {
+                                budget: MemoryBudget::DEFAULT,
+                                cancel: &cancel,
+                            },
                             &mut stats,
                         )
                         .unwrap();

@@ -19,7 +19,7 @@ use num_bigint::BigUint;
 
 use self::classes::{Bottoms, CutClasses, cut_classes};
 use self::lookup::{JoinRules, lookup_join};
-use super::layer::{Layer, by_word, first_layer};
+use super::layer::{Layer, Limits, by_word, first_layer};
 use super::plan::{FrontierMode, FrontierStats, Plan, Purpose};
 use super::state::{Codec, Word};
 use super::sweep::{Sweep, WindowSweep};
@@ -149,7 +149,7 @@ impl Plan {
             cancel.check()?;
             let step = sweep.step(v);
             layer = self
-                .advance(&sweep, layer, &step, v, budget, cancel, stats)?
+                .advance(&sweep, layer, &step, v, Limits { budget, cancel }, stats)?
                 .0;
             let states = layer.states();
             cancel.report_pass(v as u64 + 1, last as u64 + 1, states);
