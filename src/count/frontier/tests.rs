@@ -437,7 +437,7 @@ fn counts_modulo_primes_equal_exact_counts() {
         }
     }
     assert!(passed_2_64, "some count needs more than 64 bits");
-    // The bound decides: 5x50's needs 9 primes, 3x4000's more than any pass keeps.
+    // The bound decides: 5x50's needs 7 primes (9 before Brégman's bound), 3x4000's more than any pass keeps.
     let lanes = |rows, cols| {
         Plan::new(
             Board::new(rows, cols).unwrap(),
@@ -447,9 +447,10 @@ fn counts_modulo_primes_equal_exact_counts() {
         .unwrap()
         .lanes()
     };
-    assert_eq!(lanes(5, 50), super::pass::Lanes::Primes(9));
+    assert_eq!(lanes(5, 50), super::pass::Lanes::Primes(7));
     assert_eq!(lanes(5, 6), super::pass::Lanes::Wrapping);
-    assert_eq!(lanes(6, 6), super::pass::Lanes::Primes(2));
+    assert_eq!(lanes(6, 6), super::pass::Lanes::Wrapping);
+    assert_eq!(lanes(6, 8), super::pass::Lanes::Primes(2));
     assert_eq!(lanes(3, 4000), super::pass::Lanes::Big);
 }
 
