@@ -82,7 +82,7 @@ impl Contradiction {
             Contradiction::Theorem(reason) => reason.to_string(),
             Contradiction::Odd(TourKind::Open) => "a directed board total counts every open tour once in each direction; only 1x1's single tour is its own reverse".into(),
             Contradiction::Odd(TourKind::Closed) => "a directed count of closed tours counts every cycle once in each direction".into(),
-            Contradiction::AboveBound(_) => "the most the board's knight moves allow: from the start one of its moves, from each later square one of its moves but the one it came from".into(),
+            Contradiction::AboveBound(_) => "the most the board's knight moves allow: the less of the product of each square's choices of move and Brégman's bound of the permanent of its moves".into(),
             Contradiction::StartsSum(_) => "the sum of its starts' counts".into(),
             Contradiction::StartsExceed(_) => "the starts known for this board already add up to that".into(),
             Contradiction::PairsSum(_) => "the sum of its pairs' counts, one per end square".into(),
