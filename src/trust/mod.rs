@@ -66,6 +66,10 @@ impl Contradiction {
         match self {
             Contradiction::Theorem(_) => "0".into(),
             Contradiction::Odd(_) => "an even number".into(),
+            // Brégman's bound is a power of two: hundreds of digits say less than its exponent.
+            Contradiction::AboveBound(bound) if bound.bits() > 64 && bound.count_ones() == 1 => {
+                format!("at most 2^{}", bound.bits() - 1)
+            }
             Contradiction::AboveBound(bound) => format!("at most {bound}"),
             Contradiction::StartsSum(sum) => sum.to_string(),
             Contradiction::StartsExceed(sum) | Contradiction::PairsExceed(sum) => {
@@ -528,6 +532,11 @@ mod tests {
             check_count(&corner, &absurd),
             Err(Contradiction::AboveBound(bound))
         );
+        // A bound of hundreds of digits that is a power of two is written as one.
+        let long = Question::total(board(5, 50), TourKind::Open);
+        let claimed = BigUint::from(1u32) << 450u32;
+        let refused = check_count(&long, &claimed).unwrap_err();
+        assert_eq!(refused.expected(), "at most 2^416");
         // 1x1: one tour of one square.
         let one = Question::total(board(1, 1), TourKind::Open);
         assert_eq!(tour_bound(&one), BigUint::from(1u32));
