@@ -25,9 +25,11 @@ fn main() -> ExitCode {
     };
     let cancel = CancelFlag::new();
     let handler_flag = cancel.clone();
-    // The first Ctrl-C asks the work to stop cleanly (finished answers are saved); a second
-    // one ends the process at once, and so does the first while it waits for its input (a
-    // read of a terminal does not end on the signal, and there is nothing to save yet).
+    // The first Ctrl-C asks the work to stop cleanly (finished answers are saved, and shown);
+    // a second one ends the process at once, and so does the first while it waits for its
+    // input (a read of a terminal does not end on the signal, and there is nothing to save
+    // yet). SIGTERM and SIGHUP are taken the same way: they are how a scheduler's time limit,
+    // a pod's deletion or a closed terminal end a run.
     let _ = ctrlc::set_handler(move || {
         if cli::io::waiting_on_input() {
             eprintln!("error: interrupted");

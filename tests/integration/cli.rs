@@ -316,6 +316,53 @@ fn interrupt_stops_a_long_count_cleanly() {
     assert!(predicate::str::contains("interrupted").eval(&String::from_utf8_lossy(&output.stderr)));
 }
 
+/// SIGTERM, as a scheduler's time limit or a pod's deletion sends it, stops a series as Ctrl-C
+/// does: the boards already known are shown (piped, the table comes at the end), exit 130.
+/// Before, the process ended on the signal with nothing written.
+#[cfg(unix)]
+#[test]
+fn sigterm_stops_a_series_and_shows_the_boards_known() {
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+
+    let store = TestStore::new();
+    // 6x1 to 6x5 known at once, from the store; the pass over 6x6 to 6x14 takes far longer
+    // than the second the signal waits.
+    knights()
+        .arg("--db")
+        .arg(store.path())
+        .args(["series", "6", "--cols", "1..5"])
+        .assert()
+        .success();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_knights"))
+        .arg("--db")
+        .arg(store.path())
+        .args(["series", "6", "--cols", "1..14", "--quiet"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_secs(1));
+    let status = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let clock = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if clock.elapsed() > Duration::from_secs(20) {
+            let _ = child.kill();
+            panic!("SIGTERM did not stop the series within 20 s");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let output = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(130), "{output:?}");
+    assert!(stdout.contains("6     5  open       37568"), "{stdout}");
+    assert!(String::from_utf8_lossy(&output.stderr).contains("interrupted"));
+}
+
 /// Sends Ctrl-C (SIGINT) to `child` half a second after it started, time for its handler.
 #[cfg(unix)]
 fn interrupt_after_half_a_second(child: &std::process::Child) {
