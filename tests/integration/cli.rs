@@ -323,7 +323,6 @@ fn interrupt_stops_a_long_count_cleanly() {
 #[test]
 fn sigterm_stops_a_series_and_shows_the_boards_known() {
     use std::process::{Command, Stdio};
-    use std::time::{Duration, Instant};
 
     let store = TestStore::new();
     // 6x1 to 6x5 known at once, from the store; the pass over 6x6 to 6x14 takes far longer
@@ -334,7 +333,7 @@ fn sigterm_stops_a_series_and_shows_the_boards_known() {
         .args(["series", "6", "--cols", "1..5"])
         .assert()
         .success();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_knights"))
+    let child = Command::new(env!("CARGO_BIN_EXE_knights"))
         .arg("--db")
         .arg(store.path())
         .args(["series", "6", "--cols", "1..14", "--quiet"])
@@ -342,21 +341,9 @@ fn sigterm_stops_a_series_and_shows_the_boards_known() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(Duration::from_secs(1));
-    let status = Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let clock = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if clock.elapsed() > Duration::from_secs(20) {
-            let _ = child.kill();
-            panic!("SIGTERM did not stop the series within 20 s");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    let output = child.wait_with_output().unwrap();
+    std::thread::sleep(std::time::Duration::from_secs(1));
+    signal(&child, "-TERM");
+    let output = output_within_20_seconds(child, "SIGTERM did not stop the series");
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert_eq!(output.status.code(), Some(130), "{output:?}");
     assert!(stdout.contains("6     5  open       37568"), "{stdout}");
@@ -367,11 +354,33 @@ fn sigterm_stops_a_series_and_shows_the_boards_known() {
 #[cfg(unix)]
 fn interrupt_after_half_a_second(child: &std::process::Child) {
     std::thread::sleep(std::time::Duration::from_millis(500));
+    signal(child, "-INT");
+}
+
+/// Sends `child` the signal `flag` (as `kill` spells it).
+#[cfg(unix)]
+fn signal(child: &std::process::Child, flag: &str) {
     let status = std::process::Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
+        .args([flag, &child.id().to_string()])
         .status()
         .unwrap();
     assert!(status.success());
+}
+
+/// `child`'s output once it has ended; if it runs on for 20 seconds, it is killed and the test
+/// fails with `why`.
+#[cfg(unix)]
+fn output_within_20_seconds(mut child: std::process::Child, why: &str) -> std::process::Output {
+    use std::time::{Duration, Instant};
+    let clock = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if clock.elapsed() > Duration::from_secs(20) {
+            let _ = child.kill();
+            panic!("{why} within 20 s");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    child.wait_with_output().unwrap()
 }
 
 /// While `solve` or `batch -` waits for its input (a terminal, or here a pipe that stays
@@ -380,11 +389,10 @@ fn interrupt_after_half_a_second(child: &std::process::Child) {
 #[test]
 fn interrupt_ends_a_wait_for_input_at_once() {
     use std::process::{Command, Stdio};
-    use std::time::{Duration, Instant};
 
     for args in [&["solve"][..], &["batch", "-"]] {
         let store = TestStore::new();
-        let mut child = Command::new(env!("CARGO_BIN_EXE_knights"))
+        let child = Command::new(env!("CARGO_BIN_EXE_knights"))
             .arg("--db")
             .arg(store.path())
             .args(args)
@@ -395,15 +403,10 @@ fn interrupt_ends_a_wait_for_input_at_once() {
             .unwrap();
         // Time to install the handler; the input stays open and empty.
         interrupt_after_half_a_second(&child);
-        let clock = Instant::now();
-        while child.try_wait().unwrap().is_none() {
-            if clock.elapsed() > Duration::from_secs(20) {
-                let _ = child.kill();
-                panic!("{args:?}: the first Ctrl-C did not end the wait for input");
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        let output = child.wait_with_output().unwrap();
+        let output = output_within_20_seconds(
+            child,
+            &format!("{args:?}: the first Ctrl-C did not end the wait for input"),
+        );
         assert_eq!(output.status.code(), Some(130), "{args:?}: {output:?}");
         assert!(output.stdout.is_empty());
         assert_eq!(
