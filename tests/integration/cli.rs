@@ -298,12 +298,11 @@ fn solve_rejects_binary_input() {
 #[cfg(unix)]
 #[test]
 fn interrupt_stops_a_long_count_cleanly() {
-    use std::process::{Command, Stdio};
+    use std::process::Stdio;
 
     let store = TestStore::new();
-    let child = Command::new(env!("CARGO_BIN_EXE_knights"))
-        .arg("--db")
-        .arg(store.path())
+    let child = store
+        .process()
         .args(["count", "6", "8"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -322,20 +321,14 @@ fn interrupt_stops_a_long_count_cleanly() {
 #[cfg(unix)]
 #[test]
 fn sigterm_stops_a_series_and_shows_the_boards_known() {
-    use std::process::{Command, Stdio};
+    use std::process::Stdio;
 
     let store = TestStore::new();
     // 6x1 to 6x5 known at once, from the store; the pass over 6x6 to 6x14 takes far longer
     // than the second the signal waits.
-    knights()
-        .arg("--db")
-        .arg(store.path())
-        .args(["series", "6", "--cols", "1..5"])
-        .assert()
-        .success();
-    let child = Command::new(env!("CARGO_BIN_EXE_knights"))
-        .arg("--db")
-        .arg(store.path())
+    store.run(&["series", "6", "--cols", "1..5"]);
+    let child = store
+        .process()
         .args(["series", "6", "--cols", "1..14", "--quiet"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -388,13 +381,12 @@ fn output_within_20_seconds(mut child: std::process::Child, why: &str) -> std::p
 #[cfg(unix)]
 #[test]
 fn interrupt_ends_a_wait_for_input_at_once() {
-    use std::process::{Command, Stdio};
+    use std::process::Stdio;
 
     for args in [&["solve"][..], &["batch", "-"]] {
         let store = TestStore::new();
-        let child = Command::new(env!("CARGO_BIN_EXE_knights"))
-            .arg("--db")
-            .arg(store.path())
+        let child = store
+            .process()
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

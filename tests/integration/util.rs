@@ -143,6 +143,14 @@ impl TestStore {
         cmd
     }
 
+    /// `knights --db <this store>` as a process to start and signal (`std`'s command, which
+    /// `spawn`s).
+    pub fn process(&self) -> std::process::Command {
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_knights"));
+        cmd.arg("--db").arg(self.path());
+        cmd
+    }
+
     /// `knights --db <this store> ARGS`, which must succeed.
     pub fn run(&self, args: &[&str]) {
         self.knights().args(args).assert().success();
