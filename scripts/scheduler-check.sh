@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
-# The README's "Counts on many machines" blocks on a real scheduler. Starts munged, slurmctld and
-# slurmd for one node named after `hostname -s` (Debian's Slurm 22.05), every file of theirs in
-# a temporary directory (SLURM_CONF, munge's key, socket, logs, state, spool), waits until the
-# node is idle, and runs the blocks marked `<!-- scheduler-check: NAME -->` in README.md, as they
-# are written there: the xargs -P and GNU parallel lines on 6x6; the Slurm array script with
-# `sbatch --wait` on 6x6 by start and 5x6 by pair; the merge chained to the array; task 2 of 6x7
-# killed with `scancel --signal=KILL` in the middle of its shards, `shards status`, and the
-# task resubmitted as the README says. Every merged table is compared with `knights count`, and
-# every merged store passes `knights verify`. Installs slurm-wlm, munge and parallel from Debian
-# when missing. Stops every daemon it started by its PID and removes what it wrote, also when a
-# step fails. Where Slurm cannot run (no root, no packages), says why in one line: exit 1 under
-# CI=true, 0 with a note elsewhere.
+# The blocks of docs/many-machines.md on a real scheduler. Starts munged, slurmctld and slurmd
+# for one node named after `hostname -s` (Debian's Slurm 22.05), every file of theirs in a
+# temporary directory (SLURM_CONF, munge's key, socket, logs, state, spool), waits until the
+# node is idle, and runs the blocks marked `<!-- scheduler-check: NAME -->` in
+# docs/many-machines.md, as they are written there: the xargs -P and GNU parallel lines on 6x6;
+# the Slurm array script with `sbatch --wait` on 6x6 by start and 5x6 by pair; the merge chained
+# to the array; task 2 of 6x7 killed with `scancel --signal=KILL` in the middle of its shards,
+# `shards status`, and the task resubmitted as docs/many-machines.md says. Every merged table is
+# compared with `knights count`, and every merged store passes `knights verify`. Installs
+# slurm-wlm, munge and parallel from Debian when missing. Stops every daemon it started by its
+# PID and removes what it wrote, also when a step fails. Where Slurm cannot run (no root, no
+# packages), says why in one line: exit 1 under CI=true, 0 with a note elsewhere.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -95,8 +95,8 @@ done
 
 # 3. slurmctld and slurmd, one node, on ports chosen at random (another Slurm on this machine
 # keeps its own). The node is declared with at least 8 CPUs (config_overrides: Slurm takes the
-# configuration's word for it), so that the 4 tasks of the README's array (2 CPUs each) run at
-# once, as on four machines, rather than one after the other on two cores.
+# configuration's word for it), so that the 4 tasks of the array in docs/many-machines.md (2 CPUs
+# each) run at once, as on four machines, rather than one after the other on two cores.
 NODE=$(hostname -s)
 CPUS=$(nproc)
 [ "$CPUS" -ge 8 ] || CPUS=8
@@ -179,22 +179,23 @@ expect() {
     fi
 }
 
-# The block of README.md marked `<!-- scheduler-check: NAME -->`: the fenced lines after it.
+# The block of docs/many-machines.md marked `<!-- scheduler-check: NAME -->`: the fenced lines
+# after it.
 block() {
     local text
     text=$(awk -v mark="<!-- scheduler-check: $1 -->" '
         $0 == mark { found = 1; next }
         found == 1 && /^```/ { found = 2; next }
         found == 2 && /^```/ { exit }
-        found == 2 { print }' README.md)
+        found == 2 { print }' docs/many-machines.md)
     if [ -z "$text" ]; then
-        echo "README.md has no block marked <!-- scheduler-check: $1 -->" >&2
+        echo "docs/many-machines.md has no block marked <!-- scheduler-check: $1 -->" >&2
         return 1
     fi
     printf '%s\n' "$text"
 }
 
-# Runs shell text in directory $1 (under $WORK/jobs), as the README's reader would in a shell,
+# Runs shell text in directory $1 (under $WORK/jobs), as its reader would in a shell,
 # showing each command; its output goes to out and err there (appended). Fails as the text does,
 # or after two minutes (what it left queued is cancelled at the end).
 run_in() {
@@ -279,7 +280,7 @@ parallel_line() {
 step parallel parallel_line || true
 
 # 5. The Slurm array script with sbatch --wait: 6x6 by start, as written; 5x6 by pair, its plan
-# line changed as the README says.
+# line changed as docs/many-machines.md says.
 slurm_wait() {
     local name=$1 rows=$2 cols=$3 text
     mkdir -p "$WORK/jobs/$name"

@@ -1,7 +1,7 @@
 //! Many machines under a scheduler: `shards run` takes its worker number from a Slurm job
 //! array or a Kubernetes Indexed Job, says which it used, and refuses what it cannot know; the
-//! README's Kubernetes Job, read as YAML, has the fields its text relies on. (The README's
-//! Slurm and GNU parallel blocks run on a real Slurm in `scripts/scheduler-check.sh`.)
+//! Kubernetes Job of docs/many-machines.md, read as YAML, has the fields its text relies on.
+//! (Its Slurm and GNU parallel blocks run on a real Slurm in `scripts/scheduler-check.sh`.)
 
 use std::path::Path;
 
@@ -173,24 +173,27 @@ fn kubernetes_pods_and_refusals() {
     }
 }
 
-/// The block of README.md marked `<!-- scheduler-check: NAME -->`, as the scheduler check
-/// reads it.
+/// The block of docs/many-machines.md marked `<!-- scheduler-check: NAME -->`, as the scheduler
+/// check reads it.
 fn readme_block(name: &str) -> String {
-    let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let readme = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/docs/many-machines.md"
+    ))
+    .unwrap();
     let mark = format!("<!-- scheduler-check: {name} -->");
     let after = readme
         .split_once(&mark)
-        .unwrap_or_else(|| panic!("README.md has no {mark}"))
+        .unwrap_or_else(|| panic!("docs/many-machines.md has no {mark}"))
         .1;
     let body = after.trim_start().split_once('\n').unwrap().1;
     body[..body.find("\n```").unwrap()].to_string()
 }
 
-/// The README's Kubernetes Job (not run here: no cluster can be reached) is YAML with the
-/// fields its text relies on: an Indexed Job whose `--workers` is its completions, retried by
-/// index, whose pod runs `shards run` on the plan of the ConfigMap into a store per index on the
-/// results volume.
+/// The Kubernetes Job of docs/many-machines.md (not run here: no cluster can be reached) is YAML
+/// with the fields its text relies on: an Indexed Job whose `--workers` is its completions,
+/// retried by index, whose pod runs `shards run` on the plan of the ConfigMap into a store per
+/// index on the results volume.
 #[test]
 fn the_readme_kubernetes_job() {
     let docs = YamlLoader::load_from_str(&readme_block("kubernetes")).unwrap();
@@ -233,7 +236,7 @@ fn the_readme_kubernetes_job() {
     assert_eq!(line[run - 1], "shards");
     let plan = line[run + 1];
 
-    // The volumes: each mounted one is declared, the plan's is the ConfigMap the README
+    // The volumes: each mounted one is declared, the plan's is the ConfigMap the text
     // creates, the store's a claim that outlives the pods.
     let declared = pod["volumes"].as_vec().unwrap();
     let volume = |name: &str| -> &Yaml {
@@ -265,12 +268,16 @@ fn the_readme_kubernetes_job() {
             .is_some(),
         "{results:?}"
     );
-    let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let readme = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/docs/many-machines.md"
+    ))
+    .unwrap();
     assert!(readme.contains("kubectl create configmap knights-plan --from-file=plan.jsonl"));
 }
 
-/// The README's Slurm script: no --worker (the index comes from the array), a store per task.
+/// The Slurm script of docs/many-machines.md: no --worker (the index comes from the array), a
+/// store per task.
 #[test]
 fn the_readme_slurm_script() {
     let script = readme_block("slurm-script");
