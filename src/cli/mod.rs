@@ -52,6 +52,12 @@ pub struct Cli {
     #[arg(long, global = true)]
     no_cache: bool,
 
+    /// Do not add the results that ship with knights (the 7x7, 7x8 and 8x8 tables, 8x8's
+    /// pairs) to the answer store: a store of only what was computed or imported here, e.g. to
+    /// count them again independently.
+    #[arg(long, global = true, env = "KNIGHTS_NO_SHIPPED", hide_short_help = true)]
+    no_shipped: bool,
+
     /// Memory the counting engines may use, e.g. 512M or 4G; by default three quarters of this
     /// machine's memory. When it is full, the memo engine goes on, slower, without keeping more
     /// states; the frontier engine stops with a message (under `--engine auto` the memo engine
@@ -115,6 +121,7 @@ pub fn run(cli: Cli, cancel: &CancelFlag) -> Result<()> {
     let session = Session {
         db: cli.db,
         no_cache: cli.no_cache,
+        no_shipped: cli.no_shipped,
         memory: cli.memory,
         halves: cli.halves,
         cancel: cancel.clone(),

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 use knights::input::plural;
-use knights::resolve::Settings;
+use knights::resolve::{Settings, shipped};
 use knights::store::{self, Store};
 use knights::{CancelFlag, MemoryBudget};
 
@@ -17,6 +17,8 @@ use super::values::EngineArg;
 pub struct Session {
     pub db: Option<PathBuf>,
     pub no_cache: bool,
+    /// Leave out the results that ship with knights (`--no-shipped`).
+    pub no_shipped: bool,
     pub memory: MemoryBudget,
     pub halves: Option<PathBuf>,
     pub cancel: CancelFlag,
@@ -69,6 +71,18 @@ impl Session {
         self.open_store()
     }
 
+    /// The answer store as it is, for `verify`, which reports on a store and never changes
+    /// it: the shipped results are not added first.
+    pub fn store_as_found(&self, command: &str) -> Result<Store> {
+        self.refuse_no_cache(command, false)?;
+        self.open_as_found()
+    }
+
+    fn open_as_found(&self) -> Result<Store> {
+        let path = self.store_path()?;
+        Ok(Store::open(&path).map_err(knights::Error::from)?)
+    }
+
     /// The answer store, for the commands that exist to fill it: a read-only one is refused.
     pub fn writable_store(&self, command: &str, no_cache: bool) -> Result<Store> {
         self.refuse_no_cache(command, no_cache)?;
@@ -94,9 +108,21 @@ impl Session {
         Ok(())
     }
 
+    /// The store, with the results that ship with knights admitted to it (once per release;
+    /// a file the gate refuses is one warning line, and the store keeps nothing of it).
     fn open_store(&self) -> Result<Store> {
-        let path = self.store_path()?;
-        Ok(Store::open(&path).map_err(knights::Error::from)?)
+        let mut store = self.open_as_found()?;
+        if self.no_shipped {
+            return Ok(store);
+        }
+        let report = shipped::admit_shipped(&mut store, &self.settings(EngineArg::Auto))?;
+        for (name, why) in &report.refused {
+            eprintln!(
+                "warning: the results shipped with knights in {name} were not added to the answer store {}: {why}",
+                store.path()
+            );
+        }
+        Ok(store)
     }
 
     /// Where the answer store is (its directory created if it is the default one).

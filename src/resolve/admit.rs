@@ -1,6 +1,7 @@
 //! The one gate for answers entering a store, whichever road they come by: computed by this
-//! process ([`Incoming::Computed`]), imported from an export file ([`Incoming::File`]) or
-//! merged from workers' stores ([`Incoming::Merge`]). [`admit`] is the only caller of the
+//! process ([`Incoming::Computed`]), imported from an export file ([`Incoming::File`]),
+//! shipped with knights ([`Incoming::Shipped`]) or merged from workers' stores
+//! ([`Incoming::Merge`]). [`admit`] is the only caller of the
 //! store's writes; every answer passes it.
 //!
 //! The checks, in order; the first that fails refuses, naming the record (its line, or its
@@ -101,6 +102,15 @@ pub enum Incoming<'a> {
         /// The records.
         records: &'a [(usize, Answer)],
     },
+    /// The records of a file of results that ship with knights (`data/`), read by
+    /// [`crate::exchange`] as an import's are: stored with the source `shipped with knights
+    /// VERSION (NAME: ...)`.
+    Shipped {
+        /// The file's name under `data/`, for the sources.
+        name: &'a str,
+        /// The records.
+        records: &'a [(usize, Answer)],
+    },
     /// A merge: the answers read from workers' stores ([`Origin::Store`], their sources
     /// already saying so) and those added up from them ([`Origin::Sum`]).
     Merge(&'a [(Origin<'a>, Answer)]),
@@ -111,7 +121,7 @@ impl<'a> Incoming<'a> {
     fn each(&self) -> Box<dyn Iterator<Item = (Origin<'a>, &'a Answer)> + 'a> {
         match *self {
             Incoming::Computed(answers) => Box::new(answers.iter().map(|a| (Origin::Computed, a))),
-            Incoming::File { records, .. } => {
+            Incoming::File { records, .. } | Incoming::Shipped { records, .. } => {
                 Box::new(records.iter().map(|(line, a)| (Origin::Line(*line), a)))
             }
             Incoming::Merge(answers) => Box::new(answers.iter().map(|(origin, a)| (*origin, a))),
@@ -121,7 +131,7 @@ impl<'a> Incoming<'a> {
     /// Where the answers are, all together, in a message.
     fn whereabouts(&self) -> &'static str {
         match self {
-            Incoming::File { .. } => "this file and the store",
+            Incoming::File { .. } | Incoming::Shipped { .. } => "this file and the store",
             _ => "the stores merged and the store",
         }
     }
@@ -152,6 +162,14 @@ pub fn admit(
             .map(|(line, answer)| {
                 let mut answer = answer.clone();
                 answer.source = imported_source(name, &answer.source);
+                (*line, answer)
+            })
+            .collect(),
+        Incoming::Shipped { name, records } => records
+            .iter()
+            .map(|(line, answer)| {
+                let mut answer = answer.clone();
+                answer.source = super::shipped::source(name, &answer.source);
                 (*line, answer)
             })
             .collect(),

@@ -13,6 +13,8 @@
 //!   says it ([`EngineChoice::choose`]).
 //! * [`admit`]: the one gate of answers entering a store — computed here, imported from a
 //!   file, merged from workers' stores — and the only writer of a store (`admit.rs`).
+//! * [`shipped`]: the results of `data/` compiled into the binary, admitted through that gate
+//!   to every store once per release.
 //!
 //! Every distinct canonical question is answered once. Answers read from the store pass the
 //! read gate ([`crate::trust::served`]). The ones the store lacks are computed in parallel, one
@@ -26,6 +28,7 @@ mod admit;
 pub mod engine;
 mod run;
 mod schedule;
+pub mod shipped;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 

@@ -310,6 +310,37 @@ impl Store {
         self.insert_all(&numbered, false).map(|report| report.added)
     }
 
+    /// Whether the results shipped with knights `release` have entered this store
+    /// ([`Store::mark_shipped`]).
+    pub fn has_shipped(&self, release: &str) -> Result<bool, StoreError> {
+        self.conn
+            .query_row(
+                "SELECT 1 FROM shipped WHERE release = ?1",
+                params![release],
+                |_| Ok(()),
+            )
+            .optional()
+            .map(|found| found.is_some())
+            .map_err(|e| classify(&self.path, "reading the shipped releases", e))
+    }
+
+    /// Records that the results shipped with knights `release` have entered this store, so
+    /// that later runs of that release need not pass them through the gate again.
+    pub fn mark_shipped(&mut self, release: &str) -> Result<(), StoreError> {
+        if self.read_only {
+            return Ok(());
+        }
+        self.conn
+            .execute(
+                "INSERT INTO shipped (release, admitted_at)
+                 VALUES (?1, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+                 ON CONFLICT DO NOTHING",
+                params![release],
+            )
+            .map(|_| ())
+            .map_err(|e| classify(&self.path, "recording the shipped results", e))
+    }
+
     /// Adds imported answers in one transaction, all or nothing: a conflict with a stored count
     /// ([`StoreError::Conflict`]) names the answer's line and nothing is written. A read-only
     /// store refuses ([`StoreError::ReadOnly`]).

@@ -46,6 +46,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "0004_between.sql",
         sql: include_str!("../../migrations/0004_between.sql"),
     },
+    Migration {
+        version: 5,
+        name: "0005_shipped.sql",
+        sql: include_str!("../../migrations/0005_shipped.sql"),
+    },
 ];
 
 /// The schema version this build writes.

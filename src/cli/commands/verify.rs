@@ -64,7 +64,7 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
         ))
         .into());
     }
-    let store = session.required_store("verify", false)?;
+    let store = session.store_as_found("verify")?;
     let options = VerifyOptions {
         filter: AnswerFilter::from(&args.filter),
         recount: args.recount,
