@@ -39,9 +39,12 @@ Examples:
 Every answer is kept in the answer store (an SQLite file): --db PATH, else $KNIGHTS_DB, else
 knights/answers.db in your data directory (~/.local/share on Linux).";
 
+/// The version, with the commit it was built from when build.rs could tell.
+const VERSION: &str = env!("KNIGHTS_VERSION");
+
 /// Count knight's tours on rectangular boards, exactly, and remember every answer.
 #[derive(Debug, Parser)]
-#[command(name = "knights", version, after_help = EXAMPLES)]
+#[command(name = "knights", version = VERSION, after_help = EXAMPLES)]
 pub struct Cli {
     /// The answer store (an SQLite file). Default: $KNIGHTS_DB, else knights/answers.db in the
     /// user's data directory.
