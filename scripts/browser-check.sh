@@ -24,8 +24,9 @@ if ! command -v chromium >/dev/null 2>&1; then
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
 fi
 
-# The same build as `cargo test` (already there after it).
-cargo build --quiet
+# The same build as `cargo test` (already there after it: `cargo build` alone would build
+# another, without the tests' features).
+cargo test --locked --no-run --quiet
 BIN=target/debug/knights
 
 WORK=$(mktemp -d)

@@ -66,9 +66,10 @@ if [ -n "$missing" ]; then
 fi
 installed=$((SECONDS - clock))
 
-# The same build as `cargo test` (already there after it), first on the PATH: the jobs inherit
-# it, as the README says they must.
-cargo build --quiet
+# The same build as `cargo test` (already there after it: `cargo build` alone would build
+# another, without the tests' features), first on the PATH: the jobs inherit it, as the
+# docs/many-machines.md says they must.
+cargo test --locked --no-run --quiet
 export PATH="$ROOT/target/debug:$PATH"
 built=$((SECONDS - clock))
 
