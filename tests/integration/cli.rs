@@ -773,3 +773,32 @@ fn help_and_usage_errors_fit_the_command() {
         .stdout("2\n");
     assert!(dir.path().join("knights").join("answers.db").exists());
 }
+
+/// `--version` names the version, and the commit it was built from when git could tell.
+#[test]
+fn version_names_the_commit_when_known() {
+    let output = knights().arg("--version").output().unwrap();
+    assert!(output.status.success());
+    let line = String::from_utf8(output.stdout).unwrap();
+    let rest = line
+        .strip_prefix(concat!("knights ", env!("CARGO_PKG_VERSION")))
+        .unwrap_or_else(|| panic!("{line:?}"));
+    let commit = rest
+        .strip_prefix(" (commit ")
+        .and_then(|r| r.strip_suffix(")\n"));
+    match commit {
+        Some(hex) => assert!(
+            hex.len() >= 7 && hex.bytes().all(|b| b.is_ascii_hexdigit()),
+            "{line:?}"
+        ),
+        None => assert_eq!(rest, "\n", "{line:?}"),
+    }
+    // Built from this checkout where git works here: then the commit is known.
+    let root = env!("CARGO_MANIFEST_DIR");
+    let git = std::process::Command::new("git")
+        .args(["-C", root, "rev-parse", "HEAD"])
+        .output();
+    if std::path::Path::new(root).join(".git").exists() && git.is_ok_and(|o| o.status.success()) {
+        assert!(commit.is_some(), "no commit in {line:?}");
+    }
+}
