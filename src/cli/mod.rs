@@ -15,8 +15,8 @@ use clap::{Parser, Subcommand};
 use knights::{CancelFlag, MemoryBudget};
 
 use commands::{
-    batch, count, export, import, precompute, puzzle, query, series, serve, shards, solve, tour,
-    verify,
+    batch, completions, count, export, import, man, precompute, puzzle, query, series, serve,
+    shards, solve, tour, verify,
 };
 use session::Session;
 
@@ -117,6 +117,10 @@ enum Command {
     /// Count one board on many machines: plan its shards, run workers into stores of their
     /// own, merge them (plan, run, merge, status).
     Shards(shards::Args),
+    /// Print a completion script for bash, zsh or fish (see its help to install it).
+    Completions(completions::Args),
+    /// Print the manual page (roff): `knights man > knights.1; man ./knights.1`.
+    Man(man::Args),
 }
 
 /// Runs the command `cli` names.
@@ -143,5 +147,7 @@ pub fn run(cli: Cli, cancel: &CancelFlag) -> Result<()> {
         Command::Verify(args) => verify::run(args, &session),
         Command::Serve(args) => serve::run(args, &session),
         Command::Shards(args) => shards::run(args, &session),
+        Command::Completions(args) => completions::run(args),
+        Command::Man(args) => man::run(args),
     }
 }

@@ -802,3 +802,57 @@ fn version_names_the_commit_when_known() {
         assert!(commit.is_some(), "no commit in {line:?}");
     }
 }
+
+/// `knights completions SHELL` writes each shell's script, which knows the commands and their
+/// options; a shell it has no script for is a usage error.
+#[test]
+fn completions_know_the_commands_for_each_shell() {
+    for (shell, header) in [
+        ("bash", "complete -F _knights"),
+        ("zsh", "#compdef knights"),
+        ("fish", "complete -c knights"),
+    ] {
+        let output = knights().args(["completions", shell]).output().unwrap();
+        assert!(output.status.success(), "{shell}: {output:?}");
+        let script = String::from_utf8(output.stdout).unwrap();
+        assert!(script.contains(header), "{shell}: no {header:?}");
+        for word in ["knights", "count", "series", "completions", "man", "cols"] {
+            assert!(script.contains(word), "{shell}: no {word:?}");
+        }
+    }
+    rejects(&["completions", "tcsh"], "", "invalid value 'tcsh'");
+    rejects(&["completions"], "", "<SHELL>");
+}
+
+/// `knights man` is one roff page: the command, then a section per command (nested ones too)
+/// with its options, the text of options kept out of `-h` included.
+#[test]
+fn man_page_is_roff_with_every_command() {
+    let output = knights().arg("man").output().unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let page = String::from_utf8(output.stdout).unwrap();
+    let first = page
+        .lines()
+        .find(|l| !l.starts_with(".ie") && !l.starts_with(".el"));
+    assert_eq!(
+        first.map(|l| l.split(' ').take(3).collect::<Vec<_>>().join(" ")),
+        Some(".TH knights 1".to_string()),
+        "{page:.300}"
+    );
+    for section in [
+        ".SH NAME",
+        ".SH OPTIONS",
+        ".SH \"KNIGHTS COUNT\"",
+        ".SH \"KNIGHTS SERIES\"",
+        ".SH \"KNIGHTS SHARDS PLAN\"",
+        ".SH \"KNIGHTS COMPLETIONS\"",
+        ".SH EXAMPLES",
+    ] {
+        assert!(page.lines().any(|l| l == section), "no {section}");
+    }
+    assert!(page.contains("\\fBknights count\\fR"), "count's synopsis");
+    // An option kept out of `-h` keeps its text here; pages of subcommands are not referred
+    // to, since there is one page.
+    assert!(page.contains("halves they meet in the middle"));
+    assert!(!page.contains("knights-count(1)"));
+}

@@ -1,9 +1,11 @@
 //! One file per command: its arguments, its help text and its `run`.
 
 pub mod batch;
+pub mod completions;
 pub mod count;
 pub mod export;
 pub mod import;
+pub mod man;
 pub mod precompute;
 pub mod puzzle;
 pub mod query;
