@@ -81,6 +81,17 @@ impl From<FormatArg> for Format {
     }
 }
 
+/// The formats of `series`: those of the other commands, and OEIS's b-file, which only a
+/// series fills.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SeriesFormatArg {
+    Table,
+    Json,
+    Csv,
+    /// An OEIS b-file: `n a(n)` per board, a(n) undirected.
+    Bfile,
+}
+
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum ExchangeArg {
     Csv,

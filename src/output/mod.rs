@@ -1,10 +1,12 @@
-//! Writing answers: one exporter per format (plain text, JSON, CSV, SVG pictures).
+//! Writing answers: one exporter per format (plain text, JSON, CSV, SVG pictures), and OEIS
+//! b-files of a series.
 //!
 //! Counts are exact integers of up to 128 bits. JSON numbers above 2^53 lose digits in most
 //! readers (JavaScript, many others), so every count is written in JSON as a string of decimal
 //! digits, whatever its size: `"count": "32"`. CSV and text have no such limit and hold the
 //! digits as they are.
 
+mod bfile;
 mod csv;
 mod json;
 mod svg;
@@ -23,6 +25,7 @@ use crate::existence::{no_closed_tour, no_open_tour, no_open_tour_between, no_to
 use crate::question::TourKind;
 use crate::store::Answer;
 
+pub use self::bfile::bfile;
 pub use self::csv::CsvExporter;
 pub use self::json::JsonExporter;
 pub use self::json::to_json;

@@ -856,3 +856,74 @@ fn man_page_is_roff_with_every_command() {
     assert!(page.contains("halves they meet in the middle"));
     assert!(!page.contains("knights-count(1)"));
 }
+
+/// `series --format bfile` is OEIS's b-file of the series: `n a(n)` per board, a(n) the
+/// undirected count, as the published sequences list it (A306281 for 6xn open, A175881 for
+/// 6xn closed, both in `tests/data/series-totals.csv`).
+#[test]
+fn series_bfile_is_the_published_sequence() {
+    for (kind, last, extra) in [
+        ("open_undirected", 8, &[][..]),
+        ("closed_undirected", 16, &["--closed"][..]),
+    ] {
+        let expected: String = crate::util::published_terms(kind)
+            .iter()
+            .filter(|t| t.rows == 6 && t.cols <= last)
+            .map(|t| format!("{} {}\n", t.cols, t.count))
+            .collect();
+        assert_eq!(expected.lines().count(), last as usize, "{kind}");
+        knights()
+            .args(["--no-cache", "series", "6", "--format", "bfile", "--quiet"])
+            .args(["--cols", &format!("1..{last}")])
+            .args(extra)
+            .assert()
+            .success()
+            .stdout(expected);
+    }
+    // Only a series has a b-file.
+    rejects(
+        &["count", "5", "5", "--format", "bfile"],
+        "",
+        "invalid value 'bfile'",
+    );
+    rejects(&["query", "--format", "bfile"], "", "invalid value 'bfile'");
+}
+
+/// A b-file of a series that reaches a board beyond one machine has the boards before it,
+/// then the series stops as in any format: one line, exit 2. (8x7's open total is 7x8's,
+/// imported from its published value rather than counted for minutes.)
+#[test]
+fn series_bfile_stops_before_a_board_beyond_reach() {
+    let published = crate::util::published_totals("open_directed");
+    let seven_by_eight = published
+        .iter()
+        .find(|t| (t.rows, t.cols) == (7, 8))
+        .expect("7x8 in board-totals.csv");
+    let test = TestStore::new();
+    let file = test.dir.path().join("7x8.csv");
+    std::fs::write(
+        &file,
+        format!(
+            "rows,cols,kind,row,col,count,engine,version,seconds,computed_at,source,to_row,to_col\n\
+             7,8,open,,,{},frontier,0.1.0,0,2026-12-01T00:00:00Z,{},,\n",
+            seven_by_eight.count, seven_by_eight.source
+        ),
+    )
+    .unwrap();
+    test.knights().arg("import").arg(&file).assert().success();
+    let output = test
+        .knights()
+        .args([
+            "series", "8", "--cols", "7..9", "--format", "bfile", "--quiet",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert_eq!(
+        String::from_utf8_lossy(&output.stdout),
+        format!("7 {}\n", seven_by_eight.count / 2)
+    );
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("the open total of the 8x8 board is beyond one machine"));
+}

@@ -9,7 +9,7 @@ use knights::output::{self, BoardTotal, Format};
 use crate::cli::flags::{EngineArgs, KindFlag};
 use crate::cli::io::{print, progress_bar, with_pass_progress};
 use crate::cli::session::Session;
-use crate::cli::values::{FormatArg, parse_cols, parse_side};
+use crate::cli::values::{SeriesFormatArg, parse_cols, parse_side};
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = "\
@@ -21,9 +21,17 @@ lines come as boards are known; piped, the table comes at the end, aligned. Wher
 beyond every engine here (8x8's open total), the boards before it are shown and then why the
 series stops there, with a non-zero exit.
 
+--format bfile writes an OEIS b-file: one line `n a(n)` per board, n its number of columns and
+a(n) its count undirected, as OEIS lists the sequences of a fixed number of rows: open paths
+counted once (3xn A169696, 4xn A079137, 5xn A083386, 6xn A306281, 7xn A306283), closed tours
+counted once as cycles (3x2n A070030, 5x2n A175855, 6xn A175881, 8xn A193055). No header, no
+comments, every digit. The sequences of even widths only (3x2n, 5x2n) number a term by half its
+width and skip the odd widths (no closed tour there): `awk '$1 % 2 == 0 {print $1 / 2, $2}'`.
+
 Examples:
   knights series 3 --cols 4..20
-  knights series 5 --cols 5..12 --closed --format csv")]
+  knights series 5 --cols 5..12 --closed --format csv
+  knights series 6 --cols 1..40 --closed --format bfile > b175881.txt")]
 pub struct Args {
     /// The fixed side of the boards.
     #[arg(value_parser = parse_side)]
@@ -33,9 +41,9 @@ pub struct Args {
     cols: RangeInclusive<u32>,
     #[command(flatten)]
     kind: KindFlag,
-    /// Output format.
-    #[arg(long, short, value_enum, default_value_t = FormatArg::Table)]
-    format: FormatArg,
+    /// Output format (`bfile`: OEIS's `n a(n)` lines, see below).
+    #[arg(long, short, value_enum, default_value_t = SeriesFormatArg::Table)]
+    format: SeriesFormatArg,
     #[command(flatten)]
     engine: EngineArgs,
     /// No progress bar on standard error.
@@ -53,12 +61,11 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
     let reach = knights::series::reach(args.rows, args.cols.clone(), kind, &settings)?;
     let cols = reach.cols;
     let mut store = session.store()?;
-    let format = Format::from(args.format);
     let bar = progress_bar(args.quiet);
     bar.set_length(cols.clone().count() as u64);
     // On a terminal, text comes line by line as boards are known; elsewhere (and for JSON and
     // CSV) all at once at the end, in columns as wide as the widest count.
-    let stream = format == Format::Table && std::io::stdout().is_terminal();
+    let stream = args.format == SeriesFormatArg::Table && std::io::stdout().is_terminal();
     let mut widths = None;
     let mut rows: Vec<BoardTotal> = Vec::new();
     let mut printed = Ok(());
@@ -83,9 +90,12 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
     });
     bar.finish_and_clear();
     printed?;
-    // The boards known before an error or an interruption are shown all the same.
-    if format == Format::Table && !stream {
-        print(&output::TextExporter::series_table(&rows))?;
+    // The boards known before an error or an interruption are shown all the same (a b-file
+    // too: each line stands alone).
+    match args.format {
+        SeriesFormatArg::Table if !stream => print(&output::TextExporter::series_table(&rows))?,
+        SeriesFormatArg::Bfile => print(&output::bfile(&rows))?,
+        _ => {}
     }
     let figures = result?;
     if args.stats {
@@ -100,7 +110,12 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
             session.memory
         );
     }
-    if format != Format::Table {
+    let exported = match args.format {
+        SeriesFormatArg::Json => Some(Format::Json),
+        SeriesFormatArg::Csv => Some(Format::Csv),
+        SeriesFormatArg::Table | SeriesFormatArg::Bfile => None,
+    };
+    if let Some(format) = exported {
         print(&format.exporter().board_totals(&rows)?)?;
     }
     // The boards that could be counted are shown; then why the rest cannot be.
