@@ -31,7 +31,8 @@ impl KindFlag {
 pub struct EngineArgs {
     /// Counting engine for what the store lacks: `auto` picks the faster for each question
     /// (memo for small boards, frontier for totals, closed tours and larger boards).
-    #[arg(long, value_enum, default_value_t = EngineArg::Auto)]
+    // For comparing and testing the engines: `auto` is right for everyone else.
+    #[arg(long, value_enum, default_value_t = EngineArg::Auto, hide_short_help = true)]
     pub engine: EngineArg,
 }
 

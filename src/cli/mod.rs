@@ -79,7 +79,14 @@ pub struct Cli {
     /// A directory where tours between two squares keep the halves they meet in the middle
     /// with, for the other pairs of the board that share them: each half is computed once
     /// (8x8's take gigabytes each). Made if missing.
-    #[arg(long, global = true, value_name = "DIR", env = "KNIGHTS_HALVES")]
+    // Only for counting 8x8's pairs: out of `-h`.
+    #[arg(
+        long,
+        global = true,
+        value_name = "DIR",
+        env = "KNIGHTS_HALVES",
+        hide_short_help = true
+    )]
     halves: Option<PathBuf>,
 
     #[command(subcommand)]

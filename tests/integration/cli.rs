@@ -927,3 +927,60 @@ fn series_bfile_stops_before_a_board_beyond_reach() {
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(stderr.contains("the open total of the 8x8 board is beyond one machine"));
 }
+
+/// Options for experts (the engine, the halves' directory, the engines' figures, the server's
+/// limits) are kept out of `-h` and explained in `--help`, which `knights help` prints too.
+#[test]
+fn short_help_leaves_the_expert_options_to_long_help() {
+    // One store for all, so that the `[env: KNIGHTS_DB=...]` they show is the same.
+    let test = TestStore::new();
+    let help = |args: &[&str]| -> String {
+        let output = knights()
+            .env("KNIGHTS_DB", test.path())
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{args:?}: {output:?}");
+        String::from_utf8(output.stdout).unwrap()
+    };
+    // An option is listed where a line starts with it (`--memory`'s text names `--engine`).
+    let lists = |help: &str, option: &str| {
+        help.lines().any(|line| {
+            let line = line.trim_start();
+            let line =
+                line.split_once(", ").map_or(
+                    line,
+                    |(short, long)| {
+                        if short.len() == 2 { long } else { line }
+                    },
+                );
+            line.split_whitespace().next() == Some(option)
+        })
+    };
+    for (command, expert, everyday) in [
+        (
+            "count",
+            &["--engine", "--halves", "--stats"][..],
+            &["--format", "--memory", "--closed"][..],
+        ),
+        ("series", &["--engine", "--stats"], &["--cols", "--format"]),
+        (
+            "serve",
+            &["--max-jobs", "--header-timeout", "--job-idle"],
+            &["--bind", "--open"],
+        ),
+    ] {
+        let short = help(&[command, "-h"]);
+        let long = help(&[command, "--help"]);
+        assert_eq!(help(&["help", command]), long, "knights help {command}");
+        for option in expert {
+            assert!(!lists(&short, option), "{command} -h lists {option}");
+            assert!(lists(&long, option), "{command} --help lacks {option}");
+        }
+        for option in everyday {
+            assert!(lists(&short, option), "{command} -h lacks {option}");
+        }
+    }
+    assert!(!lists(&help(&["-h"]), "--halves"));
+    assert!(lists(&help(&["--help"]), "--halves"));
+}

@@ -68,7 +68,7 @@ pub struct Args {
     explain: bool,
     /// Print where the answer came from, the time taken and the engine's figures on standard
     /// error.
-    #[arg(long)]
+    #[arg(long, hide_short_help = true)]
     stats: bool,
 }
 

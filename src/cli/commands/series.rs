@@ -51,7 +51,7 @@ pub struct Args {
     quiet: bool,
     /// Print the frontier engine's figures for what it computed (its work, largest layer,
     /// count type, period) and the time taken on standard error.
-    #[arg(long)]
+    #[arg(long, hide_short_help = true)]
     stats: bool,
 }
 

@@ -34,29 +34,30 @@ pub struct Args {
     /// Open the page in the browser (xdg-open or open); the address is printed anyway.
     #[arg(long)]
     open: bool,
+    // The limits below tune a server that others use: out of `-h`, in `--help`.
     /// Computations running at once; one more is refused (429) until one finishes.
-    #[arg(long, value_name = "N", default_value_t = Limits::default().jobs)]
+    #[arg(long, value_name = "N", default_value_t = Limits::default().jobs, hide_short_help = true)]
     max_jobs: usize,
     /// The largest board, in squares, that the server finds tours for.
-    #[arg(long, value_name = "N", default_value_t = Limits::default().tour_squares)]
+    #[arg(long, value_name = "N", default_value_t = Limits::default().tour_squares, hide_short_help = true)]
     max_tour_squares: u64,
     /// Seconds a count waits for its computation before answering 202 with a job to poll.
-    #[arg(long, value_name = "SECONDS", default_value_t = Limits::default().wait.as_secs_f64())]
+    #[arg(long, value_name = "SECONDS", default_value_t = Limits::default().wait.as_secs_f64(), hide_short_help = true)]
     wait: f64,
     /// Connections served at once (fewer when the open-file limit, `ulimit -n`, is lower);
     /// more wait to be accepted.
-    #[arg(long, value_name = "N", default_value_t = Limits::default().connections)]
+    #[arg(long, value_name = "N", default_value_t = Limits::default().connections, hide_short_help = true)]
     max_connections: usize,
     /// Seconds a client has to send a request's line and headers; then its connection is
     /// closed, so that half-sent requests cannot hold the server.
-    #[arg(long, value_name = "SECONDS", default_value_t = Limits::default().header_timeout.as_secs_f64())]
+    #[arg(long, value_name = "SECONDS", default_value_t = Limits::default().header_timeout.as_secs_f64(), hide_short_help = true)]
     header_timeout: f64,
     /// Seconds a computation goes on when no page or client asks for it (no poll, no request
     /// waiting); then it is cancelled, keeping what it finished.
-    #[arg(long, value_name = "SECONDS", default_value_t = Limits::default().idle.as_secs_f64())]
+    #[arg(long, value_name = "SECONDS", default_value_t = Limits::default().idle.as_secs_f64(), hide_short_help = true)]
     job_idle: f64,
     /// Seconds a tour between two squares is searched for where no exact search decides.
-    #[arg(long, value_name = "SECONDS", default_value_t = Limits::default().tour_time.as_secs_f64())]
+    #[arg(long, value_name = "SECONDS", default_value_t = Limits::default().tour_time.as_secs_f64(), hide_short_help = true)]
     tour_seconds: f64,
 }
 

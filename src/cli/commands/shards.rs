@@ -167,7 +167,7 @@ struct RunArgs {
     /// One shard at a time, with the whole memory budget (every core still works inside it):
     /// for shards that each need most of the memory, as 8x8's pairs do. By default shards run
     /// side by side, sharing the budget.
-    #[arg(long)]
+    #[arg(long, hide_short_help = true)]
     one_at_a_time: bool,
     /// No progress bar.
     #[arg(long, short)]
