@@ -35,6 +35,9 @@ Examples:
   knights puzzle --make 6 6 | knights puzzle   make a puzzle with one completion, and solve it
   knights serve                             a page to explore boards and watch tours, and a JSON API
   knights shards plan 7 7 -o plan.jsonl     split a board's count for many machines (see its help)
+  knights series 5 --cols 1..40 --format bfile   the series as an OEIS b-file
+  knights completions bash > FILE           tab completion (which FILE, and zsh, fish: its help)
+  knights man > knights.1; man ./knights.1  the manual page
 
 Every answer is kept in the answer store (an SQLite file): --db PATH, else $KNIGHTS_DB, else
 knights/answers.db in your data directory (~/.local/share on Linux).";
