@@ -61,7 +61,14 @@ pub struct Cli {
     /// Do not add the results that ship with knights (the 7x7, 7x8 and 8x8 tables, 8x8's
     /// pairs) to the answer store: a store of only what was computed or imported here, e.g. to
     /// count them again independently.
-    #[arg(long, global = true, env = "KNIGHTS_NO_SHIPPED", hide_short_help = true)]
+    #[arg(
+        long,
+        global = true,
+        env = "KNIGHTS_NO_SHIPPED",
+        // `KNIGHTS_NO_SHIPPED=1` (or true, yes, on; 0, false, no, off say no).
+        value_parser = clap::builder::BoolishValueParser::new(),
+        hide_short_help = true
+    )]
     no_shipped: bool,
 
     /// Memory the counting engines may use, e.g. 512M or 4G; by default three quarters of this

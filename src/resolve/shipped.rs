@@ -5,8 +5,8 @@
 //!
 //! They are results, not evidence: no test takes them as proof that an engine is right.
 
-use super::admit::{Incoming, admit};
 use super::Settings;
+use super::admit::{Incoming, admit};
 use crate::error::Error;
 use crate::exchange::{self, ExchangeFormat};
 use crate::store::{ImportReport, Store};
@@ -121,7 +121,9 @@ mod tests {
         );
         for answer in store.list(&Default::default()).unwrap() {
             assert!(
-                answer.source.starts_with(&format!("shipped with knights {RELEASE} (data/")),
+                answer
+                    .source
+                    .starts_with(&format!("shipped with knights {RELEASE} (data/")),
                 "{}",
                 answer.source
             );

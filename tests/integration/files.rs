@@ -113,7 +113,7 @@ fn two_exports_to_one_path_both_succeed_with_whole_contents() {
     let path = store.dir.path().join("both.csv");
     let children: Vec<_> = (0..4)
         .map(|_| {
-            Command::new(env!("CARGO_BIN_EXE_knights"))
+            crate::util::process()
                 .arg("--db")
                 .arg(store.path())
                 .args(["export", "--output"])
@@ -162,6 +162,7 @@ fn output_to_an_open_file_through_proc_is_written_through() {
         .arg("-c")
         .arg("exec \"$0\" --db \"$1\" tour 5 5 0 0 --output /dev/stdout >> \"$2\"")
         .arg(env!("CARGO_BIN_EXE_knights"))
+        .env("KNIGHTS_NO_SHIPPED", "1")
         .arg(store.path())
         .arg(&log)
         .status()

@@ -16,7 +16,7 @@ const ENDLESS_CAP: usize = 64 << 20;
 /// stops reading, or [`ENDLESS_CAP`] bytes); returns its output and the bytes it took.
 fn run_endless(args: &[&str], pattern: &[u8]) -> (Output, usize) {
     let store = tempfile::tempdir().unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_knights"))
+    let mut child = crate::util::process()
         .args(args)
         .env("KNIGHTS_DB", store.path().join("answers.db"))
         .env("XDG_DATA_HOME", store.path())
@@ -127,6 +127,7 @@ fn an_endless_device_ends_with_one_short_line() {
             .arg("-c")
             .arg("ulimit -v 4000000 && exec \"$0\" --no-cache \"$1\" \"$2\"")
             .arg(env!("CARGO_BIN_EXE_knights"))
+            .env("KNIGHTS_NO_SHIPPED", "1")
             .arg(command)
             .arg(&zero)
             .output()

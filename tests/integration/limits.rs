@@ -135,6 +135,7 @@ fn importing_one_pair_of_a_long_board_does_not_list_the_boards_pairs() {
         .arg("ulimit -v 1048576; exec \"$@\"")
         .arg("sh")
         .arg(env!("CARGO_BIN_EXE_knights"))
+        .env("KNIGHTS_NO_SHIPPED", "1")
         .arg("--db")
         .arg(test.path())
         .arg("import")

@@ -6,6 +6,8 @@ mod anchors;
 mod cli;
 mod closed;
 mod data;
+#[cfg(unix)] // the examples run through a shell script
+mod docs;
 mod engine;
 mod files;
 mod frontier;
@@ -17,6 +19,7 @@ mod refusals;
 mod schedulers;
 mod serve;
 mod shards;
+mod shipped;
 mod store;
 mod symmetry;
 mod tours;

@@ -4,7 +4,7 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::time::Duration;
 
 use knights::tour::validate;
@@ -239,7 +239,7 @@ struct Server {
 impl Server {
     fn start() -> Server {
         let store = TestStore::new();
-        let mut child = Command::new(env!("CARGO_BIN_EXE_knights"))
+        let mut child = crate::util::process()
             .args(["serve", "--bind", "127.0.0.1:0", "--db"])
             .arg(store.path())
             .stdin(Stdio::null())

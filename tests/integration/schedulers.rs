@@ -23,7 +23,7 @@ const SCHEDULER_VARS: [&str; 7] = [
 
 /// `knights --db DB shards run PLAN ARGS` with exactly the scheduler variables `vars`.
 fn run(db: &Path, plan: &Path, args: &[&str], vars: &[(&str, &str)]) -> assert_cmd::assert::Assert {
-    let mut cmd = assert_cmd::Command::new(env!("CARGO_BIN_EXE_knights"));
+    let mut cmd = crate::util::knights();
     for var in SCHEDULER_VARS {
         cmd.env_remove(var);
     }

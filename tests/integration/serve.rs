@@ -25,7 +25,7 @@ impl Server {
     /// count waits up to a minute for its job unless the request says `wait=0`, so that a
     /// loaded machine does not turn an expected answer into a job.
     fn start(extra: &[&str]) -> Server {
-        Server::start_in(Command::new(env!("CARGO_BIN_EXE_knights")), extra)
+        Server::start_in(crate::util::process(), extra)
     }
 
     /// The same, with at most `files` open files (the shell's `ulimit -n`).
@@ -35,7 +35,8 @@ impl Server {
             .arg("-c")
             .arg(format!("ulimit -n {files}; exec \"$@\""))
             .arg("sh")
-            .arg(env!("CARGO_BIN_EXE_knights"));
+            .arg(env!("CARGO_BIN_EXE_knights"))
+            .env("KNIGHTS_NO_SHIPPED", "1");
         Server::start_in(shell, extra)
     }
 

@@ -13,7 +13,7 @@ use crate::util::{TestStore, set_count};
 
 /// `knights --db DB ARGS` as a process of its own.
 fn spawn(db: &Path, args: &[&str]) -> Child {
-    Command::new(env!("CARGO_BIN_EXE_knights"))
+    crate::util::process()
         .env_remove("KNIGHTS_DB")
         .arg("--db")
         .arg(db)
@@ -856,6 +856,7 @@ fn bounded_knights(test: &TestStore, args: &[&str]) -> assert_cmd::Command {
         .arg("ulimit -v 1048576; exec \"$@\"")
         .arg("sh")
         .arg(env!("CARGO_BIN_EXE_knights"))
+        .env("KNIGHTS_NO_SHIPPED", "1")
         .arg("--db")
         .arg(test.path())
         .args(args)

@@ -75,7 +75,10 @@ fn without_the_shipped_results_eight_by_eight_is_beyond_one_machine() {
 #[test]
 fn the_shipped_results_enter_a_store_once_per_release() {
     let store = TestStore::new();
-    with_shipped(&store).args(["count", "3", "4", "0", "0"]).assert().success();
+    with_shipped(&store)
+        .args(["count", "3", "4", "0", "0"])
+        .assert()
+        .success();
     let first = store.answers();
     assert!(first > 300, "{first}");
     let release: String = store
@@ -83,7 +86,10 @@ fn the_shipped_results_enter_a_store_once_per_release() {
         .query_row("SELECT release FROM shipped", [], |r| r.get(0))
         .unwrap();
     assert_eq!(release, env!("CARGO_PKG_VERSION"));
-    with_shipped(&store).args(["count", "3", "4", "0", "0"]).assert().success();
+    with_shipped(&store)
+        .args(["count", "3", "4", "0", "0"])
+        .assert()
+        .success();
     assert_eq!(store.answers(), first);
 }
 
@@ -133,7 +139,10 @@ fn a_store_that_disagrees_with_a_shipped_file_is_reported_and_keeps_its_count() 
         .unwrap();
     assert_eq!(seven_by_seven, 1, "nothing of the refused file entered");
     assert_eq!(
-        store.field("count", "rows = 8 AND cols = 8 AND row = 0 AND col = 0 AND kind = 'open'"),
+        store.field(
+            "count",
+            "rows = 8 AND cols = 8 AND row = 0 AND col = 0 AND kind = 'open'"
+        ),
         "1222177251161336",
         "the other files entered"
     );

@@ -293,7 +293,7 @@ fn check_stored_answers(test: &TestStore) -> usize {
 fn two_processes_fill_one_database_at_once() {
     let test = TestStore::new();
     let spawn = |args: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_knights"))
+        crate::util::process()
             .arg("--db")
             .arg(test.path())
             .args(args)
@@ -333,7 +333,7 @@ fn many_processes_create_one_new_database_at_once() {
         let test = TestStore::new();
         let children: Vec<_> = (0..8)
             .map(|i| {
-                Command::new(env!("CARGO_BIN_EXE_knights"))
+                crate::util::process()
                     .arg("--db")
                     .arg(test.path())
                     .args(["count", "4", "5"])
@@ -366,7 +366,7 @@ fn many_processes_create_one_new_database_at_once() {
 #[test]
 fn a_killed_precompute_loses_nothing_it_finished() {
     let test = TestStore::new();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_knights"))
+    let mut child = crate::util::process()
         .arg("--db")
         .arg(test.path())
         .args(["precompute", "--boards", "3x3..5x8", "--quiet"])
@@ -802,7 +802,7 @@ fn a_store_left_by_a_full_disk_opens_with_every_answer() {
     let db = disk.path().join("answers.db");
     let mut wal = db.clone().into_os_string();
     wal.push("-wal");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_knights"))
+    let mut child = crate::util::process()
         .arg("--db")
         .arg(&db)
         .args(["precompute", "--boards", "1x1..6x7", "--quiet"])
@@ -1086,7 +1086,7 @@ fn a_conflict_while_computing_costs_no_other_answer() {
 fn an_interrupted_precompute_counts_what_it_saved() {
     use std::process::{Command, Stdio};
     let test = TestStore::new();
-    let child = Command::new(env!("CARGO_BIN_EXE_knights"))
+    let child = crate::util::process()
         .arg("--db")
         .arg(test.path())
         .args(["precompute", "--max-squares", "42", "--quiet"])

@@ -113,7 +113,11 @@ pub fn knights() -> assert_cmd::Command {
     let n = NEXT.fetch_add(1, Ordering::Relaxed);
     let mut cmd = assert_cmd::Command::new(env!("CARGO_BIN_EXE_knights"));
     cmd.env("KNIGHTS_DB", dir.path().join(format!("scratch-{n}.db")))
-        .env("XDG_DATA_HOME", dir.path().join("xdg"));
+        .env("XDG_DATA_HOME", dir.path().join("xdg"))
+        // A store of only what the test computes or imports: the results that ship with
+        // knights are tested on their own (`data::shipped_…`), and no test takes them as
+        // evidence.
+        .env("KNIGHTS_NO_SHIPPED", "1");
     cmd
 }
 
@@ -146,7 +150,7 @@ impl TestStore {
     /// `knights --db <this store>` as a process to start and signal (`std`'s command, which
     /// `spawn`s).
     pub fn process(&self) -> std::process::Command {
-        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_knights"));
+        let mut cmd = process();
         cmd.arg("--db").arg(self.path());
         cmd
     }
@@ -264,6 +268,7 @@ impl Reader {
         let runs = std::process::Command::new("setpriv")
             .args(Self::NOBODY)
             .arg(env!("CARGO_BIN_EXE_knights"))
+            .env("KNIGHTS_NO_SHIPPED", "1")
             .arg("--version")
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())
@@ -276,10 +281,12 @@ impl Reader {
     pub fn command(&self) -> std::process::Command {
         if self.as_nobody {
             let mut cmd = std::process::Command::new("setpriv");
-            cmd.args(Self::NOBODY).arg(env!("CARGO_BIN_EXE_knights"));
+            cmd.args(Self::NOBODY)
+                .arg(env!("CARGO_BIN_EXE_knights"))
+                .env("KNIGHTS_NO_SHIPPED", "1");
             cmd
         } else {
-            std::process::Command::new(env!("CARGO_BIN_EXE_knights"))
+            process()
         }
     }
 
@@ -299,4 +306,18 @@ impl Reader {
             (0o444, 0o700)
         }
     }
+}
+
+/// The long tier (`KNIGHTS_LONG_TESTS=1 cargo test`): sweeps at their full sizes. Without it
+/// each sweep runs on the smallest boards that still reach every path it checks.
+pub fn long_tests() -> bool {
+    std::env::var_os("KNIGHTS_LONG_TESTS").is_some_and(|v| !v.is_empty() && v != "0")
+}
+
+/// The `knights` binary built for these tests as a process to start, wait for or signal
+/// (`std`'s command), without the results that ship with knights (as [`knights`]).
+pub fn process() -> std::process::Command {
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_knights"));
+    cmd.env("KNIGHTS_NO_SHIPPED", "1");
+    cmd
 }
