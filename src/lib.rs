@@ -74,3 +74,14 @@ pub use board::{Board, CanonicalStart, Square, Symmetry};
 pub use cancel::CancelFlag;
 pub use error::Error;
 pub use memory::MemoryBudget;
+
+/// What the unit tests share.
+#[cfg(test)]
+pub(crate) mod testing {
+    /// The long tier (`KNIGHTS_LONG_TESTS=1 cargo test`): the oracle sweeps at their full
+    /// sizes. Without it each sweep runs on the smallest boards that still reach every path
+    /// it checks, so that `cargo test` takes minutes.
+    pub(crate) fn long() -> bool {
+        std::env::var_os("KNIGHTS_LONG_TESTS").is_some_and(|v| !v.is_empty() && v != "0")
+    }
+}

@@ -41,9 +41,25 @@ pub(super) enum Lanes {
 
 /// `$call` with the type `$T` set to the count type of `$lanes`: `Residues<K>` for the least
 /// `K` offered that is at least the primes asked (a few sizes, so that the engine is compiled
-/// for a few count types only).
+/// for a few count types only). Builds with debug assertions (the tests') offer fewer sizes:
+/// each is the whole engine compiled once more, most of the test build's time, and a count in
+/// more lanes than its primes is the same count, only slower.
+#[cfg(not(debug_assertions))]
 macro_rules! by_lanes {
-    ($lanes:expr, $T:ident => $call:expr) => {{
+    ($lanes:expr, $T:ident => $call:expr) => {
+        by_lanes_types!($lanes, $T => $call; 2, 3, 4, 6, 8, 10, 12, 16, 32, 64, 128)
+    };
+}
+#[cfg(debug_assertions)]
+macro_rules! by_lanes {
+    ($lanes:expr, $T:ident => $call:expr) => {
+        by_lanes_types!($lanes, $T => $call; 2, 4, 8, 16)
+    };
+}
+
+/// [`by_lanes`] over the residue sizes given.
+macro_rules! by_lanes_types {
+    ($lanes:expr, $T:ident => $call:expr; $($k:literal),+) => {{
         use $crate::count::frontier::pass::Lanes;
         use $crate::count::frontier::tally::{Residues, Wrapping64};
         match $lanes {
@@ -51,14 +67,18 @@ macro_rules! by_lanes {
                 type $T = Wrapping64;
                 $call
             }
-            Lanes::Primes(primes) => by_lanes!(@sizes primes, $T => $call; 2, 3, 4, 6, 8, 10, 12, 16, 32, 64, 128),
+            Lanes::Primes(primes) => by_lanes_sizes!(primes, $T => $call; $($k),+),
             Lanes::Big => {
                 type $T = num_bigint::BigUint;
                 $call
             }
         }
     }};
-    (@sizes $primes:ident, $T:ident => $call:expr; $($k:literal),+) => {
+}
+
+/// `Residues<K>` for the least `K` given that is at least `$primes`.
+macro_rules! by_lanes_sizes {
+    ($primes:ident, $T:ident => $call:expr; $($k:literal),+) => {
         $(if $primes <= $k {
             type $T = Residues<$k>;
             $call
