@@ -220,13 +220,18 @@ fn given_ends_count_tours_from_a_square_and_between_two() {
 #[test]
 fn made_puzzles_have_one_completion() {
     let mut made_any = 0;
-    for board in boards(36)
+    let (largest, most_seeds) = if crate::testing::long() {
+        (36, 12)
+    } else {
+        (30, 3)
+    };
+    for board in boards(largest)
         .into_iter()
         .filter(|b| b.squares() <= 30 || b.is_square())
     {
         for closed in [false, true] {
             // The plain check of a 6x6 puzzle takes seconds, of the smaller ones milliseconds.
-            let seeds = if board.squares() > 30 { 3 } else { 12 };
+            let seeds = if board.squares() > 30 { 3 } else { most_seeds };
             for seed in 0..seeds {
                 let made = match make(
                     board,

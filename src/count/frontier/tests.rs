@@ -6,6 +6,7 @@ use num_traits::Zero;
 use super::plan::{Plan, Purpose};
 use super::witness::Witness;
 use super::*;
+use crate::testing::long;
 
 fn run(rows: u32, cols: u32, mode: FrontierMode) -> u128 {
     let (count, _) = count(
@@ -68,30 +69,46 @@ fn both_witness_searches_find_tours_exactly_when_they_exist() {
 #[test]
 fn open_totals_meet_in_the_middle() {
     let cancel = CancelFlag::new();
-    for (rows, cols) in [
-        (3, 4),
-        (4, 4),
-        (4, 6),
-        (6, 4),
-        (5, 6),
-        (6, 5),
-        (5, 8),
-        (6, 6),
-        (3, 5),
-        (5, 3),
-        (5, 5),
-        (5, 7),
-        (7, 5),
-        (3, 7),
-        (7, 3),
-        (5, 9),
-        // An odd number of rows, an even number of squares: cut around the middle row.
-        (5, 4),
-        (4, 5),
-        (7, 4),
-        (4, 9),
-        (4, 11),
-    ] {
+    // Each kind of cut in both orientations: between two rows, around the centre square, and
+    // around the middle of the middle row (an odd number of rows, an even number of squares).
+    let boards = if long() {
+        vec![
+            (3, 4),
+            (4, 4),
+            (4, 6),
+            (6, 4),
+            (5, 6),
+            (6, 5),
+            (5, 8),
+            (6, 6),
+            (3, 5),
+            (5, 3),
+            (5, 5),
+            (5, 7),
+            (7, 5),
+            (3, 7),
+            (7, 3),
+            (5, 9),
+            (5, 4),
+            (4, 5),
+            (7, 4),
+            (4, 9),
+            (4, 11),
+        ]
+    } else {
+        vec![
+            (3, 4),
+            (4, 6),
+            (6, 4),
+            (3, 5),
+            (5, 3),
+            (5, 5),
+            (5, 4),
+            (4, 5),
+            (7, 4),
+        ]
+    };
+    for (rows, cols) in boards {
         let board = Board::new(rows, cols).unwrap();
         let plan = Plan::new(board, FrontierMode::OpenAll, Purpose::Count).unwrap();
         assert!(plan.meets(), "{board}");
@@ -124,11 +141,12 @@ fn known_counts() {
 
 #[test]
 fn open_series_matches_single_counts() {
+    let last = if long() { 9 } else { 7 };
     for width in [3u32, 4, 5] {
         let mut seen = Vec::new();
         series(
             width,
-            width..=9,
+            width..=last,
             false,
             MemoryBudget::DEFAULT,
             &CancelFlag::new(),
@@ -202,19 +220,24 @@ fn pairs_agree_with_backtracking() {
 #[test]
 fn starts_meet_in_the_middle() {
     let cancel = CancelFlag::new();
-    for (rows, cols) in [
-        (4, 4),
-        (3, 5),
-        (5, 3),
-        (3, 7),
-        (4, 6),
-        (6, 4),
-        (5, 5),
-        (5, 6),
-        (6, 5),
-        (4, 5),
-        (7, 4),
-    ] {
+    let boards = if long() {
+        vec![
+            (4, 4),
+            (3, 5),
+            (5, 3),
+            (3, 7),
+            (4, 6),
+            (6, 4),
+            (5, 5),
+            (5, 6),
+            (6, 5),
+            (4, 5),
+            (7, 4),
+        ]
+    } else {
+        vec![(4, 4), (3, 5), (5, 3), (4, 6), (5, 5), (4, 5), (7, 4)]
+    };
+    for (rows, cols) in boards {
         let board = Board::new(rows, cols).unwrap();
         assert!(
             Plan::new(board, FrontierMode::OpenAll, Purpose::Count)
@@ -251,16 +274,21 @@ fn starts_meet_in_the_middle() {
 #[test]
 fn pairs_meet_in_the_middle() {
     let cancel = CancelFlag::new();
-    for (rows, cols) in [
-        (4, 4),
-        (3, 5),
-        (5, 3),
-        (3, 6),
-        (6, 3),
-        (5, 5),
-        (5, 4),
-        (4, 7),
-    ] {
+    let boards = if long() {
+        vec![
+            (4, 4),
+            (3, 5),
+            (5, 3),
+            (3, 6),
+            (6, 3),
+            (5, 5),
+            (5, 4),
+            (4, 7),
+        ]
+    } else {
+        vec![(4, 4), (3, 5), (5, 3), (3, 6), (5, 4)]
+    };
+    for (rows, cols) in boards {
         let board = Board::new(rows, cols).unwrap();
         for from in board.all_squares() {
             for to in board.all_squares().filter(|&to| to != from) {
@@ -287,7 +315,12 @@ fn compact_layers_hold_what_one_hash_map_holds() {
     use super::state::Codec;
 
     let cancel = CancelFlag::new();
-    for (rows, cols) in [(3, 8), (4, 6), (5, 5), (5, 6), (6, 6)] {
+    let boards = if long() {
+        vec![(3, 8), (4, 6), (5, 5), (5, 6), (6, 6)]
+    } else {
+        vec![(3, 8), (4, 6), (5, 5)]
+    };
+    for (rows, cols) in boards {
         let board = Board::new(rows, cols).unwrap();
         let modes = [
             FrontierMode::Closed,
@@ -390,19 +423,28 @@ fn counts_modulo_primes_equal_exact_counts() {
     use super::tally::{Residues, Wrapping64};
     let (a, b) = (Square::new(0, 0), Square::new(2, 2));
     let mut passed_2_64 = false;
-    let passes: Vec<(Board, FrontierMode, std::ops::RangeInclusive<usize>)> = vec![
+    let mut passes: Vec<(Board, FrontierMode, std::ops::RangeInclusive<usize>)> = vec![
         (Board::new(5, 6).unwrap(), FrontierMode::OpenAll, 6..=6),
-        (Board::new(6, 6).unwrap(), FrontierMode::Closed, 6..=6),
         (Board::new(4, 7).unwrap(), FrontierMode::OpenFrom(a), 7..=7),
         (
             Board::new(5, 5).unwrap(),
             FrontierMode::Between(a, b),
             5..=5,
         ),
-        (Board::new(5, 11).unwrap(), FrontierMode::OpenAll, 5..=11),
-        (Board::new(6, 7).unwrap(), FrontierMode::Closed, 6..=7),
         (Board::new(3, 60).unwrap(), FrontierMode::OpenAll, 3..=60),
     ];
+    if long() {
+        passes.extend([
+            (Board::new(6, 6).unwrap(), FrontierMode::Closed, 6..=6),
+            (Board::new(5, 11).unwrap(), FrontierMode::OpenAll, 5..=11),
+            (Board::new(6, 7).unwrap(), FrontierMode::Closed, 6..=7),
+        ]);
+    } else {
+        passes.extend([
+            (Board::new(5, 6).unwrap(), FrontierMode::Closed, 6..=6),
+            (Board::new(4, 9).unwrap(), FrontierMode::OpenAll, 4..=9),
+        ]);
+    }
     for (board, mode, heights) in passes {
         let exact = pass_in::<BigUint>(board, mode, heights.clone());
         assert!(exact.iter().any(|(_, c)| !c.is_zero()), "{board}");
@@ -489,15 +531,21 @@ fn series_pass(
 /// while they fit.
 #[test]
 fn the_periodic_transfer_equals_the_pass_square_by_square() {
-    for (width, heights, closed) in [
-        (3, 3..=60, false),
-        (3, 3..=60, true),
-        (4, 4..=40, false),
-        (5, 5..=24, false),
-        (5, 6..=24, true),
-        // Six rows' closed tours repeat late: at 12 rows no row is periodic yet.
-        (6, 6..=16, true),
-    ] {
+    let passes = if long() {
+        vec![
+            (3, 3..=60, false),
+            (3, 3..=60, true),
+            (4, 4..=40, false),
+            (5, 5..=24, false),
+            (5, 6..=24, true),
+            // Six rows' closed tours repeat late: at 12 rows no row is periodic yet.
+            (6, 6..=16, true),
+        ]
+    } else {
+        // Past 2^64 on three rows (residues), a period at widths 3 and 4, open and closed.
+        vec![(3, 3..=60, false), (3, 3..=30, true), (4, 4..=16, false)]
+    };
+    for (width, heights, closed) in passes {
         let (periodic, stats) = series_pass(width, heights.clone(), closed, true);
         // Counts stay in 64 bits while they fit, and go on modulo primes where they do not.
         let fits = periodic.iter().all(|(_, c)| c.bits() <= 64);

@@ -9,6 +9,7 @@ use crate::cancel::CancelFlag;
 use crate::count::frontier::plan::{FrontierMode, FrontierStats, Plan, Purpose};
 use crate::count::reference;
 use crate::memory::MemoryBudget;
+use crate::testing::long;
 
 /// Every count of a pass over the boundary of `width × heights.end()`, with the pass's stats.
 fn boundary_pass(
@@ -100,7 +101,13 @@ fn boundary_counts_equal_backtracking() {
 /// later), where the rows in the middle run as products.
 #[test]
 fn boundary_series_equal_the_window_series() {
-    for (width, last) in [(3, 40), (4, 24), (5, 14), (6, 9)] {
+    let boards = if long() {
+        vec![(3, 40), (4, 24), (5, 14), (6, 9)]
+    } else {
+        // Long enough for a period at widths 3 and 4; width 5 without one.
+        vec![(3, 24), (4, 14), (5, 8)]
+    };
+    for (width, last) in boards {
         for mode in [FrontierMode::OpenAll, FrontierMode::Closed] {
             let expected = window_pass(width, width as usize..=last, mode);
             for (outside_in, fold) in [(true, true), (true, false), (false, true)] {
@@ -120,14 +127,23 @@ fn boundary_series_equal_the_window_series() {
 /// 6, open and closed, and only the first two rows are taken square by square.
 #[test]
 fn periods_run_on_to_the_last_row_and_equal_the_plain_pass() {
-    for (width, last, mode) in [
-        (3, 40, FrontierMode::OpenAll),
-        (3, 40, FrontierMode::Closed),
-        (4, 30, FrontierMode::OpenAll),
-        (5, 20, FrontierMode::OpenAll),
-        (5, 20, FrontierMode::Closed),
-        (6, 16, FrontierMode::Closed),
-    ] {
+    let passes = if long() {
+        vec![
+            (3, 40, FrontierMode::OpenAll),
+            (3, 40, FrontierMode::Closed),
+            (4, 30, FrontierMode::OpenAll),
+            (5, 20, FrontierMode::OpenAll),
+            (5, 20, FrontierMode::Closed),
+            (6, 16, FrontierMode::Closed),
+        ]
+    } else {
+        vec![
+            (3, 24, FrontierMode::OpenAll),
+            (3, 24, FrontierMode::Closed),
+            (4, 16, FrontierMode::OpenAll),
+        ]
+    };
+    for (width, last, mode) in passes {
         let heights = width as usize..=last;
         let (seen, stats) = boundary_pass(width, heights.clone(), mode, true, true, true);
         let (plain, plain_stats) = boundary_pass(width, heights, mode, true, true, false);
@@ -147,9 +163,22 @@ fn periods_run_on_to_the_last_row_and_equal_the_plain_pass() {
 /// give the same counts (above).
 #[test]
 fn folding_outside_in_holds_fewer_states() {
-    for width in [5, 6] {
-        let (_, folded) = boundary_pass(width, 10..=10, FrontierMode::OpenAll, true, true, true);
-        let (_, unfolded) = boundary_pass(width, 10..=10, FrontierMode::OpenAll, true, false, true);
+    let (widths, height) = if long() {
+        (vec![5, 6], 10)
+    } else {
+        (vec![5], 8)
+    };
+    for width in widths {
+        let heights = height..=height;
+        let (_, folded) = boundary_pass(
+            width,
+            heights.clone(),
+            FrontierMode::OpenAll,
+            true,
+            true,
+            true,
+        );
+        let (_, unfolded) = boundary_pass(width, heights, FrontierMode::OpenAll, true, false, true);
         assert!(
             folded.layer_states * 10 < unfolded.layer_states * 7,
             "{width}: {} folded, {} unfolded",

@@ -8,6 +8,17 @@ use super::closed::closed_join;
 use super::open::{open_classes, open_join};
 use super::*;
 use crate::board::Board;
+use crate::testing::long;
+
+/// The largest boards each check runs on: (every board, a start above the cut, two ends on the
+/// cut, a pair of ends). The fast tier keeps boards of every cut on each width.
+fn sizes() -> (u32, u64, u64, u64) {
+    if long() {
+        (40, 32, 30, 25)
+    } else {
+        (30, 24, 24, 20)
+    }
+}
 
 fn half(plan: &Plan) -> Layer<u64> {
     plan.top_half::<u64, u64>(
@@ -57,7 +68,7 @@ fn boards() -> Vec<(u32, u32)> {
     let mut boards = Vec::new();
     for w in 3..=6u32 {
         for h in w..=w + 4 {
-            if w * h > 40 {
+            if w * h > sizes().0 {
                 continue; // the halves grow: enough for a unit test
             }
             let board = Board::new(h, w).unwrap();
@@ -73,7 +84,8 @@ fn boards() -> Vec<(u32, u32)> {
 #[test]
 fn open_lookup_join_equals_the_pairwise_join() {
     let boards = boards();
-    assert!(boards.len() >= 10, "{boards:?}");
+    assert!(boards.len() >= if long() { 10 } else { 6 }, "{boards:?}");
+    let (_, starts, two_on_cut, pairs) = sizes();
     for (rows, cols) in boards {
         // One orientation: the plan turns the board so that its rows are the short side.
         {
@@ -86,7 +98,7 @@ fn open_lookup_join_equals_the_pairwise_join() {
             for v in lo..=hi {
                 let (a, b) = both(&all, &all, &all, 1 << (v - lo));
                 assert_eq!(a, b, "{board} start {v} on the cut");
-                for u in (v + 1..=hi).filter(|_| board.squares() <= 30) {
+                for u in (v + 1..=hi).filter(|_| board.squares() <= two_on_cut) {
                     let required = 1 << (v - lo) | 1 << (u - lo);
                     let (a, b) = both(&all, &all, &all, required);
                     assert_eq!(a, b, "{board} ends {v}, {u} on the cut");
@@ -94,13 +106,13 @@ fn open_lookup_join_equals_the_pairwise_join() {
             }
             // Every start above the cut, and with a second end above it or on it (each a pass of
             // its own: on the smaller boards).
-            for v in (0..lo).filter(|_| board.squares() <= 32) {
+            for v in (0..lo).filter(|_| board.squares() <= starts) {
                 let start = all.square(v);
                 let from = Plan::new(board, FrontierMode::OpenFrom(start), Purpose::Meet).unwrap();
                 let (a, b) = both(&all, &from, &all, 0);
                 assert_eq!(a, b, "{board} from {start}");
                 // Pairs on the smaller boards (each a pass of its own).
-                for u in (v + 1..=hi).filter(|_| board.squares() <= 25) {
+                for u in (v + 1..=hi).filter(|_| board.squares() <= pairs) {
                     let between = FrontierMode::Between(start, all.square(u));
                     let tops = Plan::new(board, between, Purpose::Meet).unwrap();
                     let required = if u >= lo { 1 << (u - lo) } else { 0 };
@@ -116,9 +128,14 @@ fn open_lookup_join_equals_the_pairwise_join() {
 fn closed_lookup_join_equals_the_pairwise_join() {
     let cancel = CancelFlag::new();
     let mut joined = 0;
+    // The fast tier: boards of at most 36 squares (still both cuts on every width).
+    let (odd_most, most) = if long() { (42, u32::MAX) } else { (30, 36) };
     for w in 3..=6u32 {
         // Even heights, and odd ones on an even width (cut around the middle row).
-        for h in (w..=w + 6).filter(|h| *h >= 4 && (h % 2 == 0 || w % 2 == 0 && w * h <= 42)) {
+        let heights = (w..=w + 6).filter(|h| {
+            *h >= 4 && (h % 2 == 0 || w % 2 == 0 && w * h <= odd_most) && w * h <= most
+        });
+        for h in heights {
             for board in [Board::new(h, w).unwrap(), Board::new(w, h).unwrap()] {
                 let plan = Plan::new(board, FrontierMode::Closed, Purpose::Meet).unwrap();
                 let Join {
@@ -151,5 +168,5 @@ fn closed_lookup_join_equals_the_pairwise_join() {
             }
         }
     }
-    assert!(joined >= 10);
+    assert!(joined >= if long() { 10 } else { 8 }, "{joined}");
 }
