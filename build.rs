@@ -1,6 +1,7 @@
 //! Sets `KNIGHTS_VERSION` for `knights --version`: the package's version and, when the crate is
 //! built from a git checkout, the commit (`0.1.0 (commit 3ae8f14a1b2c)`). Without git or a
-//! `.git` of this crate's own (a crates.io tarball, a copy) it is the version alone.
+//! `.git` of this crate's own (a crates.io tarball, a copy) it is the version alone, and so it
+//! is in test and debug builds (see `main`).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -10,6 +11,13 @@ fn main() {
     // would rerun it (and rebuild the crate) whenever any file of the package changes.
     println!("cargo:rerun-if-changed=build.rs");
     let version = env!("CARGO_PKG_VERSION");
+    // Only optimised builds for use (`release`, and `profiling` which inherits it) name the
+    // commit: a commit reruns this script and so rebuilds the whole package, which a
+    // contributor's test build (profile `debug`) would pay after every commit.
+    if std::env::var("PROFILE").as_deref() != Ok("release") {
+        println!("cargo:rustc-env=KNIGHTS_VERSION={version}");
+        return;
+    }
     let full = match commit() {
         Some(commit) => format!("{version} (commit {commit})"),
         None => version.to_string(),

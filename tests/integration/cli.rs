@@ -793,7 +793,12 @@ fn version_names_the_commit_when_known() {
         ),
         None => assert_eq!(rest, "\n", "{line:?}"),
     }
-    // Built from this checkout where git works here: then the commit is known.
+    // A test build (profile `debug`) names no commit: build.rs leaves it to optimised builds,
+    // since a commit would rebuild the whole package. Those name it where git can tell.
+    if cfg!(debug_assertions) {
+        assert_eq!(rest, "\n", "{line:?}");
+        return;
+    }
     let root = env!("CARGO_MANIFEST_DIR");
     let git = std::process::Command::new("git")
         .args(["-C", root, "rev-parse", "HEAD"])
