@@ -133,7 +133,7 @@ pub fn series(
     let one_pass = |board: &Board| settings.engine.in_one_pass(*board, &question(board));
     let (mut tall, short): (Vec<Board>, Vec<Board>) = missing.iter().partition(|b| one_pass(b));
     // The pass costs what its tallest board costs. While that board is near square and meets
-    // in the middle, it is much faster on its own (the README's speed section has 7x7's open
+    // in the middle, it is much faster on its own (docs/measurements/ has 7x7's open
     // total both ways; 8x8's closed tours do not fit in memory in one pass): such boards at the top of the
     // range are counted one by one, after the pass over the others, so that the rows still
     // come in order. On long boards a pass one row shorter saves little, and the meeting would

@@ -411,7 +411,7 @@ mod tests {
         assert_eq!(pairs.shards[1].question.end, Some(Square::new(0, 2)));
     }
 
-    /// The 8x8 plans the README describes; pairs are the default where starts are beyond one
+    /// The 8x8 plans docs/many-machines.md describes; pairs are the default where starts are beyond one
     /// machine.
     #[test]
     fn eight_by_eight_plans() {

@@ -172,7 +172,7 @@ fn recount_from(
 /// Recounts the 7x7 table from squares the shipped file does not name (mirror images of its
 /// canonical starts, some above the cut and some on it, so that both ways the frontier engine
 /// counts a start meet other code), and the centre, with the library; then the centre again as
-/// the sum of its pairs (minutes and gigabytes: the README has figures):
+/// the sum of its pairs (minutes and gigabytes: docs/results.md has figures):
 /// `cargo test --release --test integration -- --ignored seven_by_seven_recount`.
 #[test]
 #[ignore]

@@ -20,8 +20,9 @@
 //! boards near square, meet in the middle instead ([`count_meeting`]): only the top half is
 //! computed, and its states are joined with their own half turns.
 //!
-//! Counts are exact: the ways are added as `u64`; when a sum overflows, the whole count is
-//! redone with `u128`, and then with arbitrary-precision integers.
+//! Counts are exact: a pass counts in the type the board's bound asks for, chosen before it
+//! starts (`u64`, residues modulo as many primes as the bound needs, recombined once at the
+//! end, or arbitrary precision); see `pass` and `tally`.
 //!
 //! The parts, each using only those before it: `state` packs a window into a key, and `tally`
 //! adds counts exactly; `plan` turns the board and sets the rules of one count; `step` says
@@ -95,7 +96,7 @@ pub fn count_sharing(
 /// True for boards whose counts from one square this engine does not give on one machine:
 /// 7x8 meets in the middle (each start above the cut a half pass of its own, joined with the
 /// total's half), while on 8x8 the top half of the total alone outgrows any one machine's
-/// memory (the README has the measurements); 7x9 and longer are not measured yet. Pairs of
+/// memory (docs/measurements/ has the figures); 7x9 and longer are not measured yet. Pairs of
 /// squares fix both ends, and fit.
 pub fn starts_beyond_one_machine(board: Board) -> bool {
     let (short, long) = (
@@ -112,7 +113,7 @@ pub fn starts_beyond_one_machine(board: Board) -> bool {
 /// True for boards whose open total this engine does not count on one machine, as the plan
 /// of its pass says: the pass (the top half where the total meets in the middle, else the
 /// whole board) of a row width of 8 outgrows any one machine's memory before its largest
-/// layers. Measured (README): the top half of 8x8's total passes 223 million states by square
+/// layers. Measured (docs/measurements/): the top half of 8x8's total passes 223 million states by square
 /// 28 of its 40, and still grows, while 7x8's total meets in the middle within 3 GiB and
 /// 8x8's closed tours within 4 GiB; a pass of width 8 is only longer on longer boards.
 /// Closed tours, and pairs of squares (both ends fixed), are not refused here.
@@ -131,7 +132,7 @@ pub fn total_beyond_one_machine(board: Board) -> bool {
 }
 
 /// Tours between two squares meet in the middle from this many squares on, where the board
-/// can be cut (measured, README: on 6x6 one pass is a little faster, on 7x7 meeting is
+/// can be cut (measured, docs/measurements/: on 6x6 one pass is a little faster, on 7x7 meeting is
 /// several times faster).
 const PAIR_MEET_SQUARES: usize = 42;
 
@@ -358,7 +359,7 @@ pub enum SeriesFrontier {
 }
 
 impl SeriesFrontier {
-    /// The frontier with the fewer states at `width` (measured; the README has the figures).
+    /// The frontier with the fewer states at `width` (measured; docs/measurements/ has the figures).
     pub fn fewest_states(width: u32) -> SeriesFrontier {
         if (3..=7).contains(&width) {
             SeriesFrontier::Boundary

@@ -260,7 +260,7 @@ impl Plan {
     pub(super) fn meets(&self) -> bool {
         // The join looks its partners up instead of walking pairs, so it costs about what the
         // classes at the cut hold: half the passes and a join beat one pass over the whole
-        // board wherever the board can be cut (measured; the README has figures).
+        // board wherever the board can be cut (measured; docs/measurements/ has figures).
         let shape = match self.mode {
             FrontierMode::Closed => !self.odd,
             FrontierMode::OpenAll => true,
