@@ -61,6 +61,30 @@ fn a_new_store_answers_eight_by_eight_from_the_shipped_table() {
         .stdout(predicate::str::contains(": 0 problems"));
 }
 
+/// The judge format on a new store: 8x8 lines are answered from the shipped table (the
+/// whole input is still checked first: without the table they are refused).
+#[test]
+fn solve_answers_eight_by_eight_lines_from_the_shipped_table() {
+    let store = TestStore::new();
+    with_shipped(&store)
+        .arg("solve")
+        .write_stdin("3\n8 8 0 0\n8 8 3 3\n5 4 0 0\n")
+        .assert()
+        .success()
+        .stdout("1222177251161336\n257116424337910\n32\n");
+    let other = TestStore::new();
+    other
+        .knights()
+        .arg("solve")
+        .write_stdin("2\n5 4 0 0\n8 8 0 0\n")
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(
+            predicate::str::contains("line 3").and(predicate::str::contains("beyond one machine")),
+        );
+}
+
 #[test]
 fn without_the_shipped_results_eight_by_eight_is_beyond_one_machine() {
     let store = TestStore::new();

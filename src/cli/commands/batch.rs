@@ -125,10 +125,11 @@ pub fn answer_batch(
     check_first: bool,
 ) -> Result<BatchAnswers> {
     let settings = session.settings(engine);
-    if check_first {
-        batch::check_queries(queries, kind, &settings).map_err(|e| in_file(name, e))?;
-    }
     let mut store = session.store()?;
+    if check_first {
+        batch::check_queries(queries, kind, &settings, store.as_deref())
+            .map_err(|e| in_file(name, e))?;
+    }
     let bar = WorkBar::new(quiet, &session.cancel);
     let result = batch::answer_queries(
         queries,
