@@ -108,7 +108,7 @@ const GRACE: Duration = Duration::from_secs(5);
 const DESCRIPTORS_KEPT: u64 = 64;
 
 /// At most `asked` connections, and fewer than the open files this process may have (its
-/// soft `RLIMIT_NOFILE`, less [`DESCRIPTORS_KEPT`]): past it, `accept` would fail and every
+/// soft `RLIMIT_NOFILE`, less `DESCRIPTORS_KEPT`): past it, `accept` would fail and every
 /// client wait.
 pub fn connection_limit(asked: usize) -> usize {
     let files = rustix::process::getrlimit(rustix::process::Resource::Nofile)

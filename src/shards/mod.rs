@@ -137,7 +137,7 @@ pub struct Shard {
     pub question: Question,
     /// How many squares (by start) or ordered pairs (by pair) of the board share the question.
     pub weight: u64,
-    /// Relative cost ([`frontier::relative_cost`](crate::count::frontier::relative_cost)), 0
+    /// Relative cost ([`crate::count::frontier::relative_cost`]), 0
     /// for a zero that the colour rule or another existence theorem decides. Only the ratios
     /// mean anything.
     pub estimate: u64,

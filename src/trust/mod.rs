@@ -314,7 +314,7 @@ fn sum_known<'a>(
 /// every square's degree one more and the extra vertex's `N` (its factor `(N!)^(1/N)`), bounds
 /// the open total, and without the extra vertex's factor the tours from one start (the extra
 /// vertex then has one move, to the start). It is taken as the power of two just above it
-/// ([`bregman_bits`]).
+/// (`bregman_bits`).
 ///
 /// The board's degrees are counted by kind of row and column (near an edge or not), so the
 /// bound costs nothing even on large boards.
