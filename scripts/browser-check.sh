@@ -6,8 +6,10 @@
 # numbers, the server's colours, the button at the end), the theorem shown for a square with no
 # tour, a pair's count and a tour that ends there, a start's ends, 7x7 imported from
 # data/7x7-open.csv with every count readable, closed tours on a plain board, the page's own
-# words for 8x8, 9x9 and a link that names no board, a linked tour first on a phone, and the job
-# of a closed page cancelled; and the puzzle view (a made puzzle revealed and counted as `knights
+# words for 8x8 (beyond one machine on a store without the results that ship with knights),
+# 9x9 and a link that names no board, a linked tour first on a phone, and the job of a closed
+# page cancelled; on a second server whose store has the shipped results, 8x8's table and a
+# corner's ends at once; and the puzzle view (a made puzzle revealed and counted as `knights
 # puzzle` does, a try's broken cells marked). Saves screenshots (wide and phone-sized) in $OUT (default
 # target/browser-check). Exits non-zero when a check fails; stops its server whatever happens.
 # Installs Debian's chromium when it is missing.
@@ -30,26 +32,39 @@ cargo test --locked --no-run --quiet
 BIN=target/debug/knights
 
 WORK=$(mktemp -d)
-# 7x7's table from the file the repository keeps, so that the page shows 11-digit counts.
+# The first server's store holds only what it computes, and 7x7's table imported from the file
+# the repository keeps (so that the page shows 11-digit counts): boards past one machine stay
+# past it, and 7x8 is counted. The second's has the results that ship with knights.
+export KNIGHTS_NO_SHIPPED=1
 "$BIN" import data/7x7-open.csv --db "$WORK/answers.db" >/dev/null
 "$BIN" serve --bind 127.0.0.1:0 --db "$WORK/answers.db" >"$WORK/out" 2>"$WORK/err" &
 SERVER=$!
+KNIGHTS_NO_SHIPPED=0 "$BIN" serve --bind 127.0.0.1:0 --db "$WORK/shipped.db" \
+    >"$WORK/out-shipped" 2>"$WORK/err-shipped" &
+SHIPPED=$!
 cleanup() {
-    kill -INT "$SERVER" 2>/dev/null || true
-    wait "$SERVER" 2>/dev/null || true
+    kill -INT "$SERVER" "$SHIPPED" 2>/dev/null || true
+    wait "$SERVER" "$SHIPPED" 2>/dev/null || true
     rm -rf "$WORK"
 }
 trap cleanup EXIT
 
-for _ in $(seq 100); do
-    grep -q '^listening on ' "$WORK/out" && break
-    sleep 0.1
-done
-URL=$(sed -n 's/^listening on //p' "$WORK/out" | sed 's:/$::')
-if [ -z "$URL" ]; then
-    echo "browser check: the server did not start: $(cat "$WORK/err")" >&2
-    exit 1
-fi
+# The address a server printed in file $1 (its error output in $2 when it did not start).
+address() {
+    for _ in $(seq 100); do
+        grep -q '^listening on ' "$1" && break
+        sleep 0.1
+    done
+    local url
+    url=$(sed -n 's/^listening on //p' "$1" | sed 's:/$::')
+    if [ -z "$url" ]; then
+        echo "browser check: the server did not start: $(cat "$2")" >&2
+        exit 1
+    fi
+    echo "$url"
+}
+URL=$(address "$WORK/out" "$WORK/err")
+URL_SHIPPED=$(address "$WORK/out-shipped" "$WORK/err-shipped")
 
 # Chromium keeps its profile, crash reports and caches in the scratch directory, never in the
 # home directory.
@@ -145,6 +160,19 @@ check "8x8: the page's words, once" "1" "$(echo "$page" | grep -o 'more than one
 check "8x8: a link to its closed tours" "yes" \
     "$(echo "$page" | grep -o '<a href="[^"]*"[^>]*>the closed tours of 8×8 instead' | grep -q 'kind=closed' && echo yes || echo no)"
 check "8x8: no option of the command line" "0" "$(echo "$page" | line_of message-text | grep -c -- '--')"
+
+# 5b. The results that ship with knights, on a new store: 8x8's table and where the corner's
+# tours end come at once (no job), as the shipped table and pairs have them.
+page=$(chrome --dump-dom "$URL_SHIPPED/?rows=8&cols=8")
+check "8x8 shipped: the corner's exact count on hover" "1222177251161336" \
+    "$(echo "$page" | line_of heatmap | grep -o '<title>[^<]*</title>' | head -1 | sed 's/<[^>]*>//g; s/.*: //; s/ tour.*//; s/[^0-9]//g')"
+check "8x8 shipped: a number in every square" "64" "$(echo "$page" | line_of heatmap | grep -o '<text' | wc -l)"
+page=$(chrome --dump-dom "$URL_SHIPPED/?rows=8&cols=8&row=0&col=0&ends=1")
+check "8x8 shipped: the corner's ends add up to its count" "1222177251161336" \
+    "$(echo "$page" | line_of totals | grep -o '<dd>[^<]*</dd>' | head -1 | sed 's/[^0-9]//g')"
+check "8x8 shipped: no job was started" "0" "$(curl -s "$URL_SHIPPED/api/jobs" | grep -o '"job":' | wc -l)"
+chrome --screenshot="$OUT/8x8-shipped-wide.png" --window-size=1280,900 "$URL_SHIPPED/?rows=8&cols=8&row=0&col=0&ends=1" >/dev/null
+
 page=$(dom "/?rows=0&cols=abc")
 check "a link that names no board" "knights: not a board" "$(echo "$page" | grep -o '<title>[^<]*' | sed 's/<title>//')"
 check "and says so" "yes" "$(echo "$page" | line_of message-text | grep -q 'does not name a board' && echo yes || echo no)"
@@ -233,7 +261,7 @@ shot bad-link-wide 1280,700 "/?rows=0&cols=abc"
 shot puzzle-wide 1200,1500 "/?puzzle=6x6&pseed=1&pcount=1"
 shot puzzle-phone 390,1900 "/?pboard=1,.,.,.,./.,.,.,.,./.,.,.,.,./.,.,.,.,./.,.,.,.,.&t0_1=2&t2_1=3&check=1"
 for name in tour-wide tour-phone board-phone closed-wide no-tour-wide pair-wide pair-phone ends-wide \
-    7x7-wide 8x8-wide 9x9-wide bad-link-wide puzzle-wide puzzle-phone; do
+    7x7-wide 8x8-wide 8x8-shipped-wide 9x9-wide bad-link-wide puzzle-wide puzzle-phone; do
     if [ -s "$OUT/$name.png" ]; then
         passed=$((passed + 1))
     else
