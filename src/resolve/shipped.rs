@@ -20,24 +20,22 @@ pub struct ShippedFile {
     pub text: &'static str,
 }
 
+/// A file of `data/`, named and compiled in.
+macro_rules! shipped {
+    ($file:literal) => {
+        ShippedFile {
+            name: concat!("data/", $file),
+            text: include_str!(concat!("../../data/", $file)),
+        }
+    };
+}
+
 /// The files, in the order they are admitted (a table before the pairs it is the sum of).
 pub const SHIPPED: &[ShippedFile] = &[
-    ShippedFile {
-        name: "data/7x7-open.csv",
-        text: include_str!("../../data/7x7-open.csv"),
-    },
-    ShippedFile {
-        name: "data/7x8-open.csv",
-        text: include_str!("../../data/7x8-open.csv"),
-    },
-    ShippedFile {
-        name: "data/8x8-open.csv",
-        text: include_str!("../../data/8x8-open.csv"),
-    },
-    ShippedFile {
-        name: "data/8x8-pairs.csv",
-        text: include_str!("../../data/8x8-pairs.csv"),
-    },
+    shipped!("7x7-open.csv"),
+    shipped!("7x8-open.csv"),
+    shipped!("8x8-open.csv"),
+    shipped!("8x8-pairs.csv"),
 ];
 
 /// The release whose results these are: this build's version.
@@ -129,5 +127,36 @@ mod tests {
             );
             assert!(!answer.source.contains("/work/"), "{}", answer.source);
         }
+    }
+
+    /// A shipped 8x8 start is served at once, and said to be the sum of its pairs (no engine
+    /// counted it as such); the board's total the sum of its starts.
+    #[test]
+    fn shipped_starts_are_sums_of_their_pairs() {
+        use crate::board::{Board, Square};
+        use crate::question::{Question, TourKind};
+
+        let mut store = Store::open_in_memory().unwrap();
+        admit_shipped(&mut store, &Settings::default()).unwrap();
+        let board = Board::new(8, 8).unwrap();
+        let corner = Question::from_start(board, Square::new(0, 0), TourKind::Open);
+        let total = Question::total(board, TourKind::Open);
+        let resolution = super::super::resolve(
+            &[corner, total],
+            Some(&mut store),
+            &Settings::default(),
+            &mut |_| {},
+        )
+        .unwrap();
+        assert_eq!(resolution.count(&corner).to_string(), "1222177251161336");
+        let how = resolution.how(&corner);
+        assert!(
+            how.starts_with(
+                "from the answer store, where it was added up from the counts of its pairs"
+            ),
+            "{how}"
+        );
+        let how = resolution.how(&total);
+        assert!(how.contains("of its starts"), "{how}");
     }
 }

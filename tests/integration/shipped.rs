@@ -6,6 +6,11 @@ use predicates::prelude::*;
 
 use crate::util::TestStore;
 
+/// The one number `sql` selects from the store's file.
+fn number(store: &TestStore, sql: &str) -> i64 {
+    store.sqlite().query_row(sql, [], |r| r.get(0)).unwrap()
+}
+
 /// `knights --db STORE` with the shipped results (the other tests leave them out).
 fn with_shipped(store: &TestStore) -> assert_cmd::Command {
     let mut cmd = store.knights();
@@ -44,14 +49,10 @@ fn a_new_store_answers_eight_by_eight_from_the_shipped_table() {
         )),
         "{source}"
     );
-    let paths: i64 = store
-        .sqlite()
-        .query_row(
-            "SELECT count(*) FROM answers WHERE source LIKE '%/work/%' OR source LIKE '%/tmp/%'",
-            [],
-            |r| r.get(0),
-        )
-        .unwrap();
+    let paths = number(
+        &store,
+        "SELECT count(*) FROM answers WHERE source LIKE '%/work/%' OR source LIKE '%/tmp/%'",
+    );
     assert_eq!(paths, 0);
     // They are answers like any other: verify checks them and finds nothing wrong.
     with_shipped(&store)
@@ -153,14 +154,10 @@ fn a_store_that_disagrees_with_a_shipped_file_is_reported_and_keeps_its_count() 
         ),
         "19023006778"
     );
-    let seven_by_seven: i64 = store
-        .sqlite()
-        .query_row(
-            "SELECT count(*) FROM answers WHERE rows = 7 AND cols = 7",
-            [],
-            |r| r.get(0),
-        )
-        .unwrap();
+    let seven_by_seven = number(
+        &store,
+        "SELECT count(*) FROM answers WHERE rows = 7 AND cols = 7",
+    );
     assert_eq!(seven_by_seven, 1, "nothing of the refused file entered");
     assert_eq!(
         store.field(
@@ -170,11 +167,7 @@ fn a_store_that_disagrees_with_a_shipped_file_is_reported_and_keeps_its_count() 
         "1222177251161336",
         "the other files entered"
     );
-    let marked: i64 = store
-        .sqlite()
-        .query_row("SELECT count(*) FROM shipped", [], |r| r.get(0))
-        .unwrap();
-    assert_eq!(marked, 0);
+    assert_eq!(number(&store, "SELECT count(*) FROM shipped"), 0);
 }
 
 /// `verify` reports on a store as it is: it does not add the shipped results first.
