@@ -158,8 +158,14 @@ impl Resolution {
         let found = if answer.engine == THEOREM {
             "decided by an existence theorem, without a search".to_string()
         } else if answer.engine == SUM {
+            // A start's sum is of its pairs (a merged plan by pair): no engine counted the
+            // start as such, and its pairs' engines are not among these answers.
+            let (parts, by) = match question.shape() {
+                Shape::From(_) => ("its pairs (the tours to each end square)", String::new()),
+                _ => ("its starts", format!(", made by the {engine} engine")),
+            };
             format!(
-                "added up from the counts of its starts, made by the {engine} engine{}",
+                "added up from the counts of {parts}{by}{}",
                 if self.from_store.contains(question) {
                     String::new()
                 } else {
