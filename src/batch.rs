@@ -50,13 +50,7 @@ pub fn check_queries(
         let Err(error) = settings.engine.choose(&question) else {
             continue;
         };
-        let stored = match (&error, store) {
-            (Error::BeyondOneMachine { .. }, Some(store)) => {
-                crate::trust::served::lookup(store, [&question])?.contains_key(&question)
-            }
-            _ => false,
-        };
-        if !stored {
+        if !resolve::served_past_one_machine(&error, store, &[question])? {
             return Err(Error::AtLine {
                 line: query.line,
                 error: Box::new(error),

@@ -49,6 +49,23 @@ pub use engine::{
     beyond_one_machine, check_engines, check_table,
 };
 
+/// Whether `store` serves all of `questions`, which `refused` put beyond one machine: a merged
+/// plan's answers or the results shipped with knights are served where no engine here would
+/// finish them. Any other refusal stands.
+pub fn served_past_one_machine(
+    refused: &Error,
+    store: Option<&Store>,
+    questions: &[Question],
+) -> Result<bool, Error> {
+    match (refused, store) {
+        (Error::BeyondOneMachine { .. }, Some(store)) => {
+            let served = served::lookup(store, questions)?;
+            Ok(questions.iter().all(|q| served.contains_key(q)))
+        }
+        _ => Ok(false),
+    }
+}
+
 /// How to compute.
 #[derive(Clone, Debug, Default)]
 pub struct Settings {

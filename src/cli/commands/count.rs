@@ -103,14 +103,7 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
     if let Some(refused) = refused {
         // No engine here counts it on one machine, but a merged plan may have, and the store
         // holds what it merged (or imported, through the same checks): that is served.
-        let in_store = match (&refused, store.as_deref()) {
-            (knights::Error::BeyondOneMachine { .. }, Some(store)) => {
-                let served = knights::trust::served::lookup(store, &questions)?;
-                questions.iter().all(|q| served.contains_key(q))
-            }
-            _ => false,
-        };
-        if !in_store {
+        if !knights::resolve::served_past_one_machine(&refused, store.as_deref(), &questions)? {
             return Err(refused.into());
         }
     }
