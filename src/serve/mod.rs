@@ -6,17 +6,23 @@
 //! * `reply`: errors as HTTP statuses with one-line messages;
 //! * `jobs`: long computations as jobs, one per question, polled and cancellable;
 //! * `api`: the routes;
-//! * `puzzle`: `/api/puzzle`, knight's tour puzzles completed, counted and made.
+//! * `puzzle`: `/api/puzzle`, knight's tour puzzles completed, counted and made;
+//! * `gate`: what every request passes first (its host, its origin, its body in time);
+//! * `share`: each client's share of the connections.
 //!
 //! The engines are blocking and CPU-bound: they always run on tokio's blocking threads, each
 //! with a store opened there (a `Store` is not `Sync`).
 
 mod api;
+mod gate;
 mod jobs;
 mod page;
 mod params;
 mod puzzle;
 mod reply;
+mod share;
+
+pub use gate::is_host_name;
 
 use std::io;
 use std::net::SocketAddr;
@@ -37,6 +43,9 @@ pub struct Config {
     pub memory: MemoryBudget,
     /// What the server refuses to do.
     pub limits: Limits,
+    /// Host names the server answers to besides its IP addresses and `localhost`
+    /// (`--allow-host`): any other `Host` is refused, against DNS rebinding.
+    pub hosts: Vec<String>,
 }
 
 /// What one client may ask of the server, so that none can take it over.
@@ -56,6 +65,9 @@ pub struct Limits {
     /// Connections served at once; more wait to be accepted. Bounded further by the open
     /// files this process may have ([`connection_limit`]).
     pub connections: usize,
+    /// Connections one client (one IP address, an IPv6 /64) may hold at once, long polls
+    /// included; one more is answered 429 and closed. At most `connections`.
+    pub client_connections: usize,
     /// How long a running job goes on with no client asking for it (no poll, no request
     /// waiting); then it is cancelled, keeping what it finished.
     pub idle: Duration,
@@ -65,6 +77,9 @@ pub struct Limits {
     /// connection or from the end of its last answer; then the connection is closed, so that
     /// sockets that never finish a request cannot hold the server.
     pub header_timeout: Duration,
+    /// How long a client has to send a request's body, from the end of its head; then it is
+    /// answered 408 and the connection closed.
+    pub body_timeout: Duration,
 }
 
 impl Default for Limits {
@@ -75,9 +90,11 @@ impl Default for Limits {
             table_squares: 1_000,
             wait: Duration::from_secs(1),
             connections: 512,
+            client_connections: 64,
             idle: Duration::from_secs(30),
             tour_time: crate::tour::BETWEEN_TIME_LIMIT,
             header_timeout: Duration::from_secs(10),
+            body_timeout: Duration::from_secs(10),
         }
     }
 }
@@ -104,8 +121,9 @@ const STOP_POLL: Duration = Duration::from_millis(100);
 /// How long the requests under way have, once the server stops, to be answered.
 const GRACE: Duration = Duration::from_secs(5);
 
-/// The descriptors kept for the store, the runtime and the engines: not for connections.
-const DESCRIPTORS_KEPT: u64 = 64;
+/// The descriptors kept for the store, the runtime, the engines and the refusals being
+/// written: not for connections.
+const DESCRIPTORS_KEPT: u64 = 64 + share::REFUSING as u64;
 
 /// At most `asked` connections, and fewer than the open files this process may have (its
 /// soft `RLIMIT_NOFILE`, less `DESCRIPTORS_KEPT`): past it, `accept` would fail and every
@@ -118,28 +136,41 @@ pub fn connection_limit(asked: usize) -> usize {
     asked.min(free).max(1)
 }
 
+/// What the accept loop bounds.
+struct Bounds {
+    /// Connections at once.
+    connections: usize,
+    /// Connections of one client at once.
+    client_connections: usize,
+    header_timeout: Duration,
+}
+
 /// Accepts connections, at most `connections` at once (one waits in the listen queue until
-/// another closes), each served by hyper with a header read timeout, until `stopping`; then
-/// stops accepting, lets each connection finish its request, and returns when all are closed.
+/// another closes) and `client_connections` of one client (one more is answered 429), each
+/// served by hyper with a header read timeout, until `stopping`; then stops accepting, lets
+/// each connection finish its request, and returns when all are closed.
 async fn accept(
     listener: tokio::net::TcpListener,
     router: axum::Router,
-    connections: usize,
-    header_timeout: Duration,
+    bounds: Bounds,
     mut stopping: tokio::sync::watch::Receiver<bool>,
 ) {
     use hyper_util::rt::{TokioIo, TokioTimer};
     use hyper_util::service::TowerToHyperService;
 
+    let connections = bounds.connections;
     let open = std::sync::Arc::new(tokio::sync::Semaphore::new(connections));
+    let shares = share::Shares::new(bounds.client_connections.min(connections));
+    let refusal: std::sync::Arc<[u8]> = shares.refusal().to_http1().into();
+    let refusing = std::sync::Arc::new(tokio::sync::Semaphore::new(share::REFUSING));
     loop {
         let permit = tokio::select! {
             permit = open.clone().acquire_owned() => permit.expect("the semaphore is never closed"),
             _ = stopped(&mut stopping) => break,
         };
-        let socket = tokio::select! {
+        let (socket, peer) = tokio::select! {
             accepted = listener.accept() => match accepted {
-                Ok((socket, _)) => socket,
+                Ok(accepted) => accepted,
                 // Out of descriptors, or a connection reset before it was taken: try again
                 // shortly, as hyper's and axum's loops do.
                 Err(_) => {
@@ -149,10 +180,24 @@ async fn accept(
             },
             _ = stopped(&mut stopping) => break,
         };
+        let Some(share) = shares.take(peer.ip()) else {
+            // Past its share: the client is told, briefly, and takes none of the connections
+            // (nor, when too many are being told, more than a closed socket).
+            drop(permit);
+            if let Ok(telling) = refusing.clone().try_acquire_owned() {
+                let refusal = refusal.clone();
+                tokio::spawn(async move {
+                    let _telling = telling;
+                    share::refuse(socket, refusal).await;
+                });
+            }
+            continue;
+        };
         let service = TowerToHyperService::new(router.clone());
         let mut stopping = stopping.clone();
+        let header_timeout = bounds.header_timeout;
         tokio::spawn(async move {
-            let _permit = permit;
+            let _held = (permit, share);
             let mut builder = hyper::server::conn::http1::Builder::new();
             builder
                 .timer(TokioTimer::new())
@@ -180,52 +225,78 @@ async fn stopped(stopping: &mut tokio::sync::watch::Receiver<bool>) {
     let _ = stopping.wait_for(|stop| *stop).await;
 }
 
+/// A server that holds its address and does not serve yet: the address is taken first, so
+/// that a server that cannot listen stops before anything else is done (its store opened,
+/// the store's directory made).
+pub struct Bound {
+    runtime: tokio::runtime::Runtime,
+    listener: tokio::net::TcpListener,
+}
+
+/// Listens on `addr` (port 0: a free port, which [`Bound::address`] says).
+pub fn bind(addr: SocketAddr) -> Result<Bound, ServeError> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .thread_name("knights-serve")
+        .build()?;
+    let listener = runtime
+        .block_on(tokio::net::TcpListener::bind(addr))
+        .map_err(|source| ServeError::Bind { addr, source })?;
+    Ok(Bound { runtime, listener })
+}
+
+impl Bound {
+    /// The address listened on.
+    pub fn address(&self) -> Result<SocketAddr, ServeError> {
+        Ok(self.listener.local_addr()?)
+    }
+
+    /// Serves until `stop` is set (`config.bind` is not looked at: the address is this one);
+    /// then cancels the running jobs (what they finished is saved), answers the requests under
+    /// way and returns.
+    pub fn run(self, config: Config, stop: &CancelFlag) -> Result<(), ServeError> {
+        let Bound { runtime, listener } = self;
+        let result = runtime.block_on(async {
+            let app = api::App::new(&config, CancelFlag::new());
+            tokio::spawn(app.clone().cancel_abandoned_jobs());
+            let (stopped, stopping) = tokio::sync::watch::channel(false);
+            let gate = gate::Gate::new(&config.hosts, config.limits.body_timeout);
+            let router = api::router(app.clone())
+                .layer(axum::middleware::from_fn_with_state(gate, gate::check));
+            let bounds = Bounds {
+                connections: connection_limit(config.limits.connections),
+                client_connections: config.limits.client_connections,
+                header_timeout: config.limits.header_timeout,
+            };
+            let serving = tokio::spawn(accept(listener, router, bounds, stopping));
+            while !stop.is_cancelled() && !serving.is_finished() {
+                tokio::time::sleep(STOP_POLL).await;
+            }
+            // Cancelled jobs end their requests; new connections are refused; a request that
+            // still runs after the grace period is left behind rather than holding the stop.
+            app.stop();
+            let _ = stopped.send(true);
+            match tokio::time::timeout(GRACE, serving).await {
+                Ok(Ok(())) => Ok(()),
+                Ok(Err(panicked)) => Err(ServeError::Io(io::Error::other(panicked))),
+                Err(_) => Ok(()),
+            }
+        });
+        // The jobs were cancelled and most stop within a second; one whose engine looks at its
+        // flag rarely is not waited for long (the store's transactions keep the file whole).
+        runtime.shutdown_timeout(Duration::from_secs(3));
+        result
+    }
+}
+
 /// Runs the server until `stop` is set: listens on `config.bind`, calls `ready` with the
-/// address, serves; then cancels the running jobs (what they finished is saved), answers the
-/// requests under way and returns.
+/// address, serves ([`Bound::run`]).
 pub fn run(
     config: Config,
     stop: &CancelFlag,
     ready: impl FnOnce(SocketAddr),
 ) -> Result<(), ServeError> {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .thread_name("knights-serve")
-        .build()?;
-    let result = runtime.block_on(async {
-        let listener = tokio::net::TcpListener::bind(config.bind)
-            .await
-            .map_err(|source| ServeError::Bind {
-                addr: config.bind,
-                source,
-            })?;
-        ready(listener.local_addr()?);
-        let app = api::App::new(&config, CancelFlag::new());
-        tokio::spawn(app.clone().cancel_abandoned_jobs());
-        let (stopped, stopping) = tokio::sync::watch::channel(false);
-        let connections = connection_limit(config.limits.connections);
-        let serving = tokio::spawn(accept(
-            listener,
-            api::router(app.clone()),
-            connections,
-            config.limits.header_timeout,
-            stopping,
-        ));
-        while !stop.is_cancelled() && !serving.is_finished() {
-            tokio::time::sleep(STOP_POLL).await;
-        }
-        // Cancelled jobs end their requests; new connections are refused; a request that
-        // still runs after the grace period is left behind rather than holding the stop.
-        app.stop();
-        let _ = stopped.send(true);
-        match tokio::time::timeout(GRACE, serving).await {
-            Ok(Ok(())) => Ok(()),
-            Ok(Err(panicked)) => Err(ServeError::Io(io::Error::other(panicked))),
-            Err(_) => Ok(()),
-        }
-    });
-    // The jobs were cancelled and most stop within a second; one whose engine looks at its
-    // flag rarely is not waited for long (the store's transactions keep the file whole).
-    runtime.shutdown_timeout(Duration::from_secs(3));
-    result
+    let bound = bind(config.bind)?;
+    ready(bound.address()?);
+    bound.run(config, stop)
 }

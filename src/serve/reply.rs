@@ -18,7 +18,8 @@ pub struct ApiError {
     pub no_tour: bool,
     /// What sort of failure it is, for a client that words errors itself (the page): the
     /// library's [`ErrorKind`] names, `no_tour`, and the server's own (`too_large`, `busy`,
-    /// `stopping`, `cancelled`, `not_found`).
+    /// `stopping`, `cancelled`, `not_found`, and for the connection's own refusals `timeout`,
+    /// `connections`, `bad_host`, `cross_site`).
     pub kind: &'static str,
 }
 
@@ -32,6 +33,9 @@ impl ApiError {
             StatusCode::TOO_MANY_REQUESTS => "busy",
             StatusCode::SERVICE_UNAVAILABLE => "stopping",
             StatusCode::METHOD_NOT_ALLOWED => "bad_method",
+            StatusCode::REQUEST_TIMEOUT => "timeout",
+            StatusCode::MISDIRECTED_REQUEST => "bad_host",
+            StatusCode::FORBIDDEN => "cross_site",
             _ => ErrorKind::Internal.name(),
         };
         ApiError {
@@ -134,19 +138,47 @@ struct ErrorBody<'a> {
     no_tour: bool,
 }
 
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        let body = to_json(&ErrorBody {
+impl ApiError {
+    /// The JSON body of the error.
+    fn body(&self) -> String {
+        to_json(&ErrorBody {
             error: &self.message,
             kind: self.kind,
             no_tour: self.no_tour,
-        });
-        let mut response = json(self.status, body);
-        if matches!(
+        })
+    }
+
+    /// Busy, not broken: a client may try again in a few seconds.
+    fn retry_after(&self) -> bool {
+        matches!(
             self.status,
             StatusCode::TOO_MANY_REQUESTS | StatusCode::SERVICE_UNAVAILABLE
-        ) {
-            // Busy, not broken: a client may try again in a few seconds.
+        )
+    }
+
+    /// The whole HTTP/1.1 answer, head and body, ending the connection: for a refusal written
+    /// on a socket before any request is read (a client past its share of the connections).
+    pub fn to_http1(&self) -> Vec<u8> {
+        let body = self.body();
+        let mut head = format!(
+            "HTTP/1.1 {}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n",
+            self.status,
+            body.len()
+        );
+        if self.retry_after() {
+            head.push_str("retry-after: 5\r\n");
+        }
+        head.push_str("\r\n");
+        let mut bytes = head.into_bytes();
+        bytes.extend_from_slice(body.as_bytes());
+        bytes
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let mut response = json(self.status, self.body());
+        if self.retry_after() {
             response
                 .headers_mut()
                 .insert(header::RETRY_AFTER, HeaderValue::from_static("5"));

@@ -18,6 +18,7 @@ mod puzzle;
 mod refusals;
 mod schedulers;
 mod serve;
+mod serve_clients;
 mod shards;
 mod shipped;
 mod store;

@@ -48,10 +48,23 @@ pub struct Args {
     /// more wait to be accepted.
     #[arg(long, value_name = "N", default_value_t = Limits::default().connections, hide_short_help = true)]
     max_connections: usize,
+    /// Connections one client (one IP address; IPv6: one /64) may hold at once, long polls
+    /// included; one more is answered 429. At most --max-connections.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().client_connections, hide_short_help = true)]
+    max_client_connections: usize,
     /// Seconds a client has to send a request's line and headers; then its connection is
     /// closed, so that half-sent requests cannot hold the server.
     #[arg(long, value_name = "SECONDS", default_value_t = Limits::default().header_timeout.as_secs_f64(), hide_short_help = true)]
     header_timeout: f64,
+    /// Seconds a client has to send a request's body once its headers are in; then it is
+    /// answered 408 and its connection closed.
+    #[arg(long, value_name = "SECONDS", default_value_t = Limits::default().body_timeout.as_secs_f64(), hide_short_help = true)]
+    body_timeout: f64,
+    /// A host name the server answers to besides its IP addresses and localhost (repeat for
+    /// more): a request naming another host is refused (421), so that no other site's page
+    /// can reach the server through a name of its own (DNS rebinding).
+    #[arg(long, value_name = "NAME", hide_short_help = true)]
+    allow_host: Vec<String>,
     /// Seconds a computation goes on when no page or client asks for it (no poll, no request
     /// waiting); then it is cancelled, keeping what it finished.
     #[arg(long, value_name = "SECONDS", default_value_t = Limits::default().idle.as_secs_f64(), hide_short_help = true)]
@@ -72,12 +85,28 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
     if args.max_connections == 0 {
         return Err(CliError::bad_input("--max-connections must be at least 1").into());
     }
-    let header_timeout = Duration::try_from_secs_f64(args.header_timeout)
-        .ok()
-        .filter(|t| !t.is_zero() && *t <= Duration::from_secs(3600))
-        .ok_or_else(|| {
-            CliError::bad_input("--header-timeout must be above 0 and at most 3600 seconds")
-        })?;
+    if args.max_client_connections == 0 {
+        return Err(CliError::bad_input("--max-client-connections must be at least 1").into());
+    }
+    let timeout = |value: f64, name: &str| {
+        Duration::try_from_secs_f64(value)
+            .ok()
+            .filter(|t| !t.is_zero() && *t <= Duration::from_secs(3600))
+            .ok_or_else(|| {
+                CliError::bad_input(format!("{name} must be above 0 and at most 3600 seconds"))
+            })
+    };
+    let header_timeout = timeout(args.header_timeout, "--header-timeout")?;
+    let body_timeout = timeout(args.body_timeout, "--body-timeout")?;
+    for name in &args.allow_host {
+        if !knights::serve::is_host_name(name) {
+            return Err(CliError::bad_input(format!(
+                "--allow-host takes a host name (letters, digits, '-' and '.'), not {}",
+                knights::input::echo(name)
+            ))
+            .into());
+        }
+    }
     let seconds = |value: f64, name: &str| {
         Duration::try_from_secs_f64(value)
             .ok()
@@ -88,6 +117,8 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
     };
     let idle = seconds(args.job_idle, "--job-idle")?;
     let tour_time = seconds(args.tour_seconds, "--tour-seconds")?;
+    // The address first: a server that cannot listen leaves no store (nor its directory).
+    let bound = serve::bind(args.bind)?;
     // Open the store once now: a file that is not a knights store stops the command here,
     // with the command's message, rather than in every request.
     let opened = session.store()?;
@@ -108,26 +139,27 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
             tour_squares: args.max_tour_squares,
             wait,
             connections: args.max_connections,
+            client_connections: args.max_client_connections,
             header_timeout,
+            body_timeout,
             idle,
             tour_time,
             ..Limits::default()
         },
+        hosts: args.allow_host,
     };
-    let open = args.open;
-    serve::run(config, &session.cancel, |addr| {
-        let url = format!("http://{addr}/");
-        let answers = store
-            .as_ref()
-            .map_or("no answer store (--no-cache)".to_string(), |p| {
-                format!("answers in {}", p.display())
-            });
-        println!("listening on {url}");
-        eprintln!("knights serve: {answers}; Ctrl-C stops it");
-        if open {
-            open_browser(&url);
-        }
-    })?;
+    let url = format!("http://{}/", bound.address()?);
+    let answers = store
+        .as_ref()
+        .map_or("no answer store (--no-cache)".to_string(), |p| {
+            format!("answers in {}", p.display())
+        });
+    println!("listening on {url}");
+    eprintln!("knights serve: {answers}; Ctrl-C stops it");
+    if args.open {
+        open_browser(&url);
+    }
+    bound.run(config, &session.cancel)?;
     eprintln!("knights serve: stopped");
     Ok(())
 }
