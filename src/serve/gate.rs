@@ -62,7 +62,7 @@ impl Gate {
         let name = normal_name(host);
         name == "localhost"
             || name.ends_with(".localhost")
-            || self.names.iter().any(|allowed| *allowed == name)
+            || self.names.contains(&name)
     }
 
     /// The request's host, checked: the `Host` header (at most one), and the authority of an
