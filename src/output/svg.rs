@@ -166,7 +166,7 @@ pub fn puzzle_svg(board: crate::board::Board, cells: &[Option<u64>], title: &str
             margin + square.col as f64 * cell,
             top + square.row as f64 * cell,
         );
-        let fill = if (square.row + square.col) % 2 == 0 {
+        let fill = if (square.row + square.col).is_multiple_of(2) {
             "#ffffff"
         } else {
             "#e4e4e4"

@@ -417,7 +417,10 @@ fn all_streams_completions_and_sigterm_keeps_them() {
         .read_to_string(&mut err)
         .unwrap();
     let text = printed.join("\n") + "\n";
-    let boards: Vec<&str> = text.split("\n\n").filter(|b| !b.trim().is_empty()).collect();
+    let boards: Vec<&str> = text
+        .split("\n\n")
+        .filter(|b| !b.trim().is_empty())
+        .collect();
     let complete: Vec<&&str> = boards.iter().filter(|b| b.lines().count() == 7).collect();
     assert!(!complete.is_empty());
     for board in &complete {
@@ -481,7 +484,10 @@ fn svg_worksheets_show_the_given_numbers() {
         .collect();
     let (code, svg, err) = puzzle(&["--make", "5", "5", "--seed", "3", "--format", "svg"], "");
     assert_eq!(code, 0, "{err}");
-    assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"), "{svg}");
+    assert!(
+        svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"),
+        "{svg}"
+    );
     let mut written: Vec<u64> = svg
         .split("font-weight=\"700\"")
         .skip(1)
@@ -494,7 +500,10 @@ fn svg_worksheets_show_the_given_numbers() {
     written.sort_unstable();
     expected.sort_unstable();
     assert_eq!(written, expected, "{svg}");
-    assert!(svg.contains("--seed 3"), "the title says how to make it again");
+    assert!(
+        svg.contains("--seed 3"),
+        "the title says how to make it again"
+    );
     assert_eq!(svg.matches("<rect").count(), 25 + 1);
 
     let (code, solved, err) = puzzle(&["--format", "svg"], &text);
