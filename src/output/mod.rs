@@ -31,7 +31,7 @@ pub use self::json::JsonExporter;
 pub use self::json::to_json;
 pub use self::svg::{
     HeatScale, NUMBERS_UP_TO, SvgExporter, TOUR_COLOURS, TourColours, heatmap, legend_colours,
-    tour_svg, tour_svg_animated,
+    puzzle_svg, puzzle_tour_svg, tour_svg, tour_svg_animated,
 };
 pub use self::text::TextExporter;
 

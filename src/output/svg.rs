@@ -121,7 +121,84 @@ fn escape(text: &str) -> String {
 /// and the step
 /// numbers on boards small enough to read them.
 pub fn tour_svg(tour: &Tour) -> String {
-    draw_tour(tour, None)
+    draw_tour(tour, None, &[])
+}
+
+/// A puzzle's completion: the picture of [`tour_svg`] (animated with `animate`), the given
+/// numbers (`given`, by row-major square) in bold with a ring, so that the worksheet's numbers
+/// stand out from the ones found.
+pub fn puzzle_tour_svg(tour: &Tour, given: &[bool], animate: bool) -> String {
+    if animate {
+        animated(tour, given)
+    } else {
+        draw_tour(tour, None, given)
+    }
+}
+
+/// A puzzle to print and fill in: its board, the given numbers (`cells`, row by row, `None`
+/// for an empty cell) in bold, the other squares blank, under `title`.
+pub fn puzzle_svg(board: crate::board::Board, cells: &[Option<u64>], title: &str) -> String {
+    let (rows, cols) = (board.rows(), board.cols());
+    // Squares large enough to write a two-digit number in by hand.
+    let cell = (640.0 / rows.max(cols) as f64).clamp(24.0, 72.0);
+    let (width, height) = (cols as f64 * cell, rows as f64 * cell);
+    let margin = 24.0;
+    let mut out = String::new();
+    writeln!(
+        out,
+        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="sans-serif">"##,
+        w = Px((width + 2.0 * margin).max(title_width(title, 14.0) + 2.0 * margin)),
+        h = Px(height + 2.0 * margin + 20.0)
+    )
+    .expect("String");
+    writeln!(out, "<title>{}</title>", escape(title)).expect("String");
+    writeln!(
+        out,
+        r##"<text x="{margin}" y="16" font-size="14">{}</text>"##,
+        escape(title)
+    )
+    .expect("String");
+    let top = margin + 20.0;
+    // Light squares, the dark ones a pale grey: ink on them stays readable, printed too.
+    for (index, given) in cells.iter().enumerate() {
+        let square = board.square(index);
+        let (x, y) = (
+            margin + square.col as f64 * cell,
+            top + square.row as f64 * cell,
+        );
+        let fill = if (square.row + square.col).is_multiple_of(2) {
+            "#ffffff"
+        } else {
+            "#e4e4e4"
+        };
+        writeln!(
+            out,
+            r##"<rect x="{}" y="{}" width="{c}" height="{c}" fill="{fill}" stroke="#555" stroke-width="1"/>"##,
+            Px(x),
+            Px(y),
+            c = Px(cell)
+        )
+        .expect("String");
+        if let Some(step) = given {
+            writeln!(
+                out,
+                r##"<text x="{}" y="{}" font-size="{}" font-weight="700" text-anchor="middle" dominant-baseline="central" fill="#000">{step}</text>"##,
+                Px(x + cell / 2.0),
+                Px(y + cell / 2.0),
+                Px(cell / 2.6)
+            )
+            .expect("String");
+        }
+    }
+    writeln!(
+        out,
+        r##"<rect x="{margin}" y="{top}" width="{}" height="{}" fill="none" stroke="#000" stroke-width="2"/>"##,
+        Px(width),
+        Px(height)
+    )
+    .expect("String");
+    out.push_str("</svg>\n");
+    out
 }
 
 /// The picture of [`tour_svg`], animated with SMIL so that it plays in a browser without any
@@ -129,9 +206,13 @@ pub fn tour_svg(tour: &Tour) -> String {
 /// step numbers appear as it reaches them and the last square's marker at the end; then it
 /// starts again. A viewer without SMIL shows the finished picture.
 pub fn tour_svg_animated(tour: &Tour) -> String {
+    animated(tour, &[])
+}
+
+fn animated(tour: &Tour, given: &[bool]) -> String {
     let moves = tour.squares().len() - 1 + usize::from(tour.is_closed());
     if moves == 0 {
-        return draw_tour(tour, None);
+        return draw_tour(tour, None, given);
     }
     // About 0.3 s a move, at most 40 s for the whole path, then a pause of 2 s.
     let drawing = (0.3 * moves as f64).min(40.0);
@@ -142,6 +223,7 @@ pub fn tour_svg_animated(tour: &Tour) -> String {
             period: drawing + 2.0,
             drawn: drawing / (drawing + 2.0),
         }),
+        given,
     )
 }
 
@@ -172,7 +254,9 @@ impl Timing {
     }
 }
 
-fn draw_tour(tour: &Tour, animation: Option<Timing>) -> String {
+/// `given`: the squares (row-major) whose numbers a puzzle gave, drawn in bold with a ring
+/// (empty: none).
+fn draw_tour(tour: &Tour, animation: Option<Timing>, given: &[bool]) -> String {
     let board = tour.board();
     let (rows, cols) = (board.rows(), board.cols());
     let cell = cell_size(rows, cols);
@@ -287,16 +371,30 @@ fn draw_tour(tour: &Tour, animation: Option<Timing>) -> String {
         let size = (cell / 3.2).max(6.0);
         for (step, &sq) in tour.squares().iter().enumerate() {
             let (x, y) = centre(sq);
+            let is_given = given.get(board.index(sq)).copied().unwrap_or(false);
+            if is_given {
+                writeln!(
+                    out,
+                    r##"<circle cx="{x:.1}" cy="{y:.1}" r="{:.1}" fill="{}" fill-opacity="0.9" stroke="{}" stroke-width="{:.1}"><title>given</title></circle>"##,
+                    cell * 0.36,
+                    TOUR_COLOURS.halo,
+                    TOUR_COLOURS.numbers,
+                    (cell / 24.0).max(1.0)
+                )
+                .expect("String");
+            }
             writeln!(
                 out,
-                r##"<text x="{x:.1}" y="{:.1}" font-size="{size:.1}" text-anchor="middle" fill="{}" stroke="{}" stroke-width="{:.1}" paint-order="stroke">{}{}</text>"##,
-                y + size * 1.1,
+                r##"<text x="{x:.1}" y="{:.1}" font-size="{size:.1}"{} text-anchor="middle" fill="{}" stroke="{}" stroke-width="{:.1}" paint-order="stroke">{}{}</text>"##,
+                // A given number sits in its ring, at the centre; the others below the path.
+                if is_given { y + size * 0.35 } else { y + size * 1.1 },
+                if is_given { r#" font-weight="700""# } else { "" },
                 TOUR_COLOURS.numbers,
                 TOUR_COLOURS.halo,
                 size / 4.0,
                 step + 1,
                 animation
-                    .filter(|_| step > 0)
+                    .filter(|_| step > 0 && !is_given)
                     .map_or(String::new(), |t| t.appear(step))
             )
             .expect("String");

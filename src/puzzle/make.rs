@@ -155,3 +155,19 @@ fn random_tour(
 fn board_has_no_open_tour(board: Board) -> bool {
     crate::existence::no_open_tour(board, None).is_some()
 }
+
+/// Seeds [`fresh_seed`] picks from: short enough to type again.
+pub const FRESH_SEEDS: u64 = 1_000_000;
+
+/// A seed for a new puzzle, different from run to run (below [`FRESH_SEEDS`]): the standard
+/// library's per-process random hash keys, mixed with the time.
+pub fn fresh_seed() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    hasher.write_u128(now);
+    hasher.write_u32(std::process::id());
+    hasher.finish() % FRESH_SEEDS
+}

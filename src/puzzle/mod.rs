@@ -26,7 +26,7 @@ use crate::existence::{no_closed_tour, no_open_tour};
 use crate::graph::{KnightGraph, MAX_BITSET_SQUARES};
 use crate::input::{InputError, echo};
 
-pub use make::{Made, make};
+pub use make::{Made, fresh_seed, make};
 pub use solve::{count, count_capped, each_completion, solve};
 
 /// The most bytes a puzzle's text may have (comments included): a 64-square board needs a few
@@ -159,13 +159,15 @@ impl fmt::Display for NoCompletion {
                 moves,
                 distance,
             } => {
+                // Said as steps after steps, so that the moves the tour has and the knight's
+                // moves the squares need are not read as the same kind of move.
                 let far = match distance {
-                    Some(d) => format!("they are {d} knight's moves apart"),
-                    None => "no knight's path joins them".to_string(),
+                    Some(d) => format!("the two squares are {d} knight's moves apart"),
+                    None => "no knight's path joins the two squares".to_string(),
                 };
                 write!(
                     f,
-                    "no completion: step {from_step} at {from} and step {to_step} at {to} are {moves} {} apart, but {far}",
+                    "no completion: step {to_step} at {to} comes {moves} {} after step {from_step} at {from}, but {far}",
                     if *moves == 1 { "move" } else { "moves" }
                 )
             }
@@ -177,7 +179,7 @@ impl fmt::Display for NoCompletion {
                 moves,
             } => write!(
                 f,
-                "no completion: step {from_step} at {from} and step {to_step} at {to} are {moves} moves apart, an {} number, and every move changes colour, so the squares must {}",
+                "no completion: step {to_step} at {to} comes {moves} moves after step {from_step} at {from}, an {} number, and every move changes colour, so the squares must {}",
                 if moves % 2 == 1 { "odd" } else { "even" },
                 if moves % 2 == 1 {
                     "differ in colour; they do not"
@@ -196,6 +198,15 @@ impl fmt::Display for NoCompletion {
                 if *closed { "closed" } else { "open" }
             ),
         }
+    }
+}
+
+impl NoCompletion {
+    /// The reason alone, without "no completion:" (for a puzzle that cannot even be made).
+    pub fn reason(&self) -> String {
+        let said = self.to_string();
+        said.strip_prefix("no completion: ")
+            .map_or(said.clone(), str::to_string)
     }
 }
 
@@ -587,5 +598,95 @@ impl MadeRecord {
                 .collect(),
             text: puzzle.to_text(),
         }
+    }
+}
+
+/// A puzzle's cells sent as JSON (`[[1, null, …], …]`, `null` or 0 for an empty cell), read
+/// only as far as a puzzle can go: past [`MAX_BITSET_SQUARES`] cells (or rows) the reading
+/// stops with the row and column, so that a body of 400,000 rows is refused at its 65th
+/// instead of being read whole into memory first.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JsonCells(pub Vec<Vec<Option<u64>>>);
+
+impl<'de> serde::Deserialize<'de> for JsonCells {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_seq(JsonRows).map(JsonCells)
+    }
+}
+
+fn too_many_cells<E: serde::de::Error>(row: usize, col: usize) -> E {
+    E::custom(format!(
+        "row {row}, column {col}: the puzzle has more than {MAX_BITSET_SQUARES} squares, the most the exact engine takes"
+    ))
+}
+
+struct JsonRows;
+
+impl<'de> serde::de::Visitor<'de> for JsonRows {
+    type Value = Vec<Vec<Option<u64>>>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("the rows of the puzzle, each a list of cells")
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut rows: Vec<Vec<Option<u64>>> = Vec::new();
+        let mut cells = 0u64;
+        loop {
+            // Empty rows count too: a list of 400,000 `[]` is no puzzle either.
+            if rows.len() as u64 >= MAX_BITSET_SQUARES {
+                if seq.next_element::<serde::de::IgnoredAny>()?.is_some() {
+                    return Err(too_many_cells(rows.len() + 1, 1));
+                }
+                return Ok(rows);
+            }
+            let row = JsonRow {
+                row: rows.len() + 1,
+                before: cells,
+            };
+            match seq.next_element_seed(row)? {
+                Some(row) => {
+                    cells += row.len() as u64;
+                    rows.push(row);
+                }
+                None => return Ok(rows),
+            }
+        }
+    }
+}
+
+/// One row: its number (from 1) and the cells of the rows before it.
+struct JsonRow {
+    row: usize,
+    before: u64,
+}
+
+impl<'de> serde::de::DeserializeSeed<'de> for JsonRow {
+    type Value = Vec<Option<u64>>;
+
+    fn deserialize<D: serde::Deserializer<'de>>(
+        self,
+        deserializer: D,
+    ) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_seq(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for JsonRow {
+    type Value = Vec<Option<u64>>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "row {} as a list of cells (numbers, or null)", self.row)
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut row = Vec::new();
+        while let Some(cell) = seq.next_element::<Option<u64>>()? {
+            if self.before + row.len() as u64 >= MAX_BITSET_SQUARES {
+                return Err(too_many_cells(self.row, row.len() + 1));
+            }
+            row.push(cell);
+        }
+        Ok(row)
     }
 }

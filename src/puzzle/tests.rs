@@ -317,13 +317,13 @@ fn quick_checks_say_why() {
     assert!(
         reason(&[(1, 0, 0), (2, 4, 5)], false)
             .unwrap()
-            .contains("are 1 move apart, but they are 3 knight's moves apart")
+            .contains("step 2 at row 5, column 6 comes 1 move after step 1 at row 1, column 1, but the two squares are 3 knight's moves apart")
     );
     assert!(
         // One knight's move apart, so within reach: the colours say no.
         reason(&[(1, 0, 0), (3, 1, 2)], false)
             .unwrap()
-            .contains("2 moves apart, an even number")
+            .contains("comes 2 moves after step 1 at row 1, column 1, an even number")
     );
     // Around a closed tour: step 30 and step 1 are one move apart.
     assert!(

@@ -36,7 +36,7 @@ struct PuzzleBody {
     /// The puzzle's text.
     puzzle: Option<String>,
     /// Or its cells, row by row (`null` or 0: empty).
-    cells: Option<Vec<Vec<Option<u64>>>>,
+    cells: Option<crate::puzzle::JsonCells>,
     #[serde(default)]
     closed: bool,
 }
@@ -116,7 +116,7 @@ fn read(headers: &HeaderMap, body: &[u8], closed: bool) -> Result<Puzzle, ApiErr
     let closed = closed || sent.closed;
     match (sent.puzzle, sent.cells) {
         (Some(text), None) => Ok(Puzzle::parse(&text, closed).map_err(crate::Error::from)?),
-        (None, Some(cells)) => Ok(Puzzle::from_cells(cells, closed).map_err(crate::Error::from)?),
+        (None, Some(cells)) => Ok(Puzzle::from_cells(cells.0, closed).map_err(crate::Error::from)?),
         _ => Err(ApiError::bad(
             "send the puzzle as {\"puzzle\": \"text\"} or {\"cells\": [[...], ...]}, one of the two",
         )),

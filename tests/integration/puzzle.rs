@@ -150,11 +150,11 @@ fn no_completion_says_why_and_exits_3() {
         (empty(5, 5, &[(0, 0, 3), (4, 4, 3)]), "3 is given twice"),
         (
             empty(5, 5, &[(0, 0, 1), (4, 4, 3)]),
-            "step 1 at row 1, column 1 and step 3 at row 5, column 5 are 2 moves apart, but they are 4 knight's moves apart",
+            "step 3 at row 5, column 5 comes 2 moves after step 1 at row 1, column 1, but the two squares are 4 knight's moves apart",
         ),
         (
             empty(6, 6, &[(0, 0, 1), (0, 2, 4)]),
-            "are 3 moves apart, an odd number",
+            "step 4 at row 1, column 3 comes 3 moves after step 1 at row 1, column 1, an odd number",
         ),
         (empty(4, 4, &[]), "Conrad et al. 1994"),
         (
@@ -207,7 +207,7 @@ fn bad_input_is_one_line_naming_the_row_and_column_and_exits_2() {
     for args in [
         &["--make", "9", "8"][..],
         &["--make", "5", "5", "--clues", "26"],
-        &["--make", "5", "5", "--format", "svg"],
+        &["--make", "5", "5", "--format", "svg", "--animate"],
         &["--count", "--format", "svg"],
         &["--animate"],
     ] {
@@ -313,7 +313,7 @@ fn api_puzzle_completes_counts_makes_and_says_why() {
     let cells = r#"{"cells": [[1, null, null, null, null], [0, 0, 0, 0, 0], [0, 0, 0, 0, 0], [0, 0, 0, 0, 0], [0, 0, 0, 0, 3]]}"#;
     let (status, body) = server.request("POST", "/api/puzzle", "application/json", cells);
     assert_eq!(status, 422, "{body}");
-    assert!(body.contains("4 knight's moves apart"), "{body}");
+    assert!(body.contains("comes 2 moves after step 1 at row 1, column 1, but the two squares are 4 knight's moves apart"), "{body}");
 
     let (status, body) = server.request("POST", "/api/puzzle", "text/plain", "1 x\n");
     assert_eq!(status, 400);
@@ -337,4 +337,202 @@ fn api_puzzle_completes_counts_makes_and_says_why() {
             .unwrap()
             .1
     );
+}
+
+/// A process killed by its PID when dropped, so that a failed test leaves nothing running.
+struct Running(Child);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// `--all` prints each completion as it is found: the first is there long before the search
+/// ends, and SIGTERM keeps every completion printed (exit 130, the number said on standard
+/// error). Before, they were kept in memory and printed at the end: nothing came, and a
+/// SIGTERM left the output empty.
+#[cfg(unix)]
+#[test]
+fn all_streams_completions_and_sigterm_keeps_them() {
+    let store = TestStore::new();
+    let file = store.dir.path().join("seven.txt");
+    // 7x7 from the corner: millions of completions, minutes of work at least.
+    std::fs::write(&file, empty(7, 7, &[(0, 0, 1)])).unwrap();
+    let mut child = Running(
+        store
+            .process()
+            .args(["puzzle", "--all"])
+            .arg(&file)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap(),
+    );
+    let stdout = child.0.stdout.take().unwrap();
+    let (lines, seen) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            if lines.send(line.unwrap()).is_err() {
+                break;
+            }
+        }
+    });
+    // The first completion (7 lines), and the blank line after it, while the search goes on.
+    let mut printed = Vec::new();
+    while printed.len() < 8 {
+        let line = seen
+            .recv_timeout(Duration::from_secs(30))
+            .expect("no completion printed within 30 s while the search runs");
+        printed.push(line);
+    }
+    let status = std::process::Command::new("kill")
+        .args(["-TERM", &child.0.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let clock = std::time::Instant::now();
+    let code = loop {
+        if let Some(status) = child.0.try_wait().unwrap() {
+            break status.code();
+        }
+        assert!(
+            clock.elapsed() < Duration::from_secs(20),
+            "SIGTERM did not stop --all within 20 s"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert_eq!(code, Some(130));
+    while let Ok(line) = seen.recv_timeout(Duration::from_secs(5)) {
+        printed.push(line);
+    }
+    let mut err = String::new();
+    child
+        .0
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    let text = printed.join("\n") + "\n";
+    let boards: Vec<&str> = text
+        .split("\n\n")
+        .filter(|b| !b.trim().is_empty())
+        .collect();
+    let complete: Vec<&&str> = boards.iter().filter(|b| b.lines().count() == 7).collect();
+    assert!(!complete.is_empty());
+    for board in &complete {
+        assert_completes(&empty(7, 7, &[(0, 0, 1)]), &grid(board), false);
+    }
+    // Every completion written is a whole board: the interruption came between two.
+    assert_eq!(complete.len(), boards.len(), "{text}");
+    assert!(
+        err.contains(&format!(
+            "interrupted: the {} completions found so far are written",
+            complete.len()
+        )) || err.contains("interrupted: the 1 completion found so far is written"),
+        "{err}"
+    );
+}
+
+/// `--make` without `--seed` makes a new puzzle each run, and names its seed on standard
+/// error, which makes the same puzzle again. Before, every run made seed 0's puzzle.
+#[test]
+fn make_without_a_seed_names_a_fresh_one_that_makes_it_again() {
+    let mut seeds = Vec::new();
+    for _ in 0..3 {
+        let (code, out, err) = puzzle(&["--make", "5", "5"], "");
+        assert_eq!(code, 0, "{err}");
+        let seed = err
+            .strip_prefix("note: made from seed ")
+            .and_then(|rest| rest.split(';').next())
+            .unwrap_or_else(|| panic!("no seed named: {err}"))
+            .to_string();
+        assert_eq!(err.lines().count(), 1, "{err}");
+        let (_, again, again_err) = puzzle(&["--make", "5", "5", "--seed", &seed], "");
+        assert_eq!(again, out);
+        assert_eq!(again_err, "", "--seed given: nothing to name");
+        seeds.push(seed);
+    }
+    seeds.dedup();
+    assert!(seeds.len() > 1, "the same seed three times: {seeds:?}");
+}
+
+/// A board with no tour has no puzzle to make: said as such, not as a puzzle with no completion.
+#[test]
+fn make_on_a_board_without_tours_says_there_is_no_puzzle() {
+    let (code, out, err) = puzzle(&["--make", "3", "3", "--seed", "1"], "");
+    assert_eq!(code, 3);
+    assert_eq!(out, "");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("no 3x3 puzzle: "), "{err}");
+    assert!(!err.contains("no completion"), "{err}");
+}
+
+/// A worksheet: `--make --format svg` draws the board with the given numbers only, and the
+/// completion's SVG rings the given numbers (bold), the others plain.
+#[test]
+fn svg_worksheets_show_the_given_numbers() {
+    let (code, text, err) = puzzle(&["--make", "5", "5", "--seed", "3"], "");
+    assert_eq!(code, 0, "{err}");
+    let givens: Vec<u64> = text
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .flat_map(|l| l.split_whitespace().filter_map(|t| t.parse().ok()))
+        .collect();
+    let (code, svg, err) = puzzle(&["--make", "5", "5", "--seed", "3", "--format", "svg"], "");
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"),
+        "{svg}"
+    );
+    let mut written: Vec<u64> = svg
+        .split("font-weight=\"700\"")
+        .skip(1)
+        .map(|rest| {
+            let number = rest.split('>').nth(1).unwrap().split('<').next().unwrap();
+            number.parse().unwrap()
+        })
+        .collect();
+    let mut expected = givens.clone();
+    written.sort_unstable();
+    expected.sort_unstable();
+    assert_eq!(written, expected, "{svg}");
+    assert!(
+        svg.contains("--seed 3"),
+        "the title says how to make it again"
+    );
+    assert_eq!(svg.matches("<rect").count(), 25 + 1);
+
+    let (code, solved, err) = puzzle(&["--format", "svg"], &text);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(solved.matches("<title>given</title>").count(), givens.len());
+    assert_eq!(solved.matches("font-weight=\"700\"").count(), givens.len());
+    let (code, _, err) = puzzle(&["--make", "5", "5", "--format", "svg", "--animate"], "");
+    assert_eq!(code, 2);
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
+
+/// A JSON puzzle of 400,000 rows is refused at its 65th square, where the reading stops,
+/// rather than read whole first (it named the 400000x1 board it had read into memory).
+#[test]
+fn api_refuses_a_huge_json_puzzle_where_it_stops() {
+    let server = Server::start();
+    let body = format!("{{\"cells\": [{}[1]]}}", "[1],".repeat(399_999));
+    let (status, reply) = server.request("POST", "/api/puzzle", "application/json", &body);
+    assert_eq!(status, 400, "{reply}");
+    assert!(
+        reply.contains("row 65, column 1: the puzzle has more than 64 squares"),
+        "{reply}"
+    );
+    let rows = format!("{{\"cells\": [{}[]]}}", "[],".repeat(399_999));
+    let (status, reply) = server.request("POST", "/api/puzzle", "application/json", &rows);
+    assert_eq!(status, 400, "{reply}");
+    assert!(reply.contains("row 65, column 1"), "{reply}");
+    let wide = format!("{{\"cells\": [[{}1]]}}", "1,".repeat(99_999));
+    let (status, reply) = server.request("POST", "/api/puzzle", "application/json", &wide);
+    assert_eq!(status, 400, "{reply}");
+    assert!(reply.contains("row 1, column 65"), "{reply}");
 }

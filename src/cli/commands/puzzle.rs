@@ -1,6 +1,7 @@
 //! `knights puzzle`: complete a board with some step numbers given, count its completions, list
 //! them, or make a puzzle with exactly one.
 
+use std::io::{self, Write};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -65,10 +66,11 @@ pub struct Args {
     #[arg(long, value_name = "N", requires = "make")]
     clues: Option<usize>,
     /// With --make: picks the tour and the order numbers are taken away; the same seed always
-    /// makes the same puzzle.
+    /// makes the same puzzle (without it, a new seed each run, named on standard error).
     #[arg(long, requires = "make")]
     seed: Option<u64>,
-    /// Output format (a made puzzle: `board`, its text, or `json`).
+    /// Output format (a made puzzle: `board`, its text, `json`, or `svg`, a blank worksheet;
+    /// a completion's SVG rings the given numbers).
     #[arg(long, short, value_enum, default_value_t = TourFormatArg::Board)]
     format: TourFormatArg,
     /// With `--format svg`: an animated picture of the completion.
@@ -94,8 +96,24 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
                 Puzzle::read(reader, args.closed).map_err(|e| crate::cli::io::in_file(&name, e))?;
             if args.count {
                 count(&puzzle, format, session)?
+            } else if args.all && args.output.is_none() {
+                // Each completion printed as it is found: memory stays flat, and an
+                // interruption keeps every completion already printed.
+                all(
+                    &puzzle,
+                    args.limit,
+                    format,
+                    session,
+                    &mut io::stdout().lock(),
+                )?;
+                if args.stats {
+                    eprintln!("{:.4} s", clock.elapsed().as_secs_f64());
+                }
+                return Ok(());
             } else if args.all {
-                all(&puzzle, args.limit, format, session)?
+                let mut text = Vec::new();
+                all(&puzzle, args.limit, format, session, &mut text)?;
+                String::from_utf8(text)?
             } else {
                 solve(&puzzle, format, session)?
             }
@@ -112,8 +130,13 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
 }
 
 fn solve(puzzle: &Puzzle, format: TourFormat, session: &Session) -> Result<String> {
+    let given: Vec<bool> = puzzle.cells().iter().map(Option::is_some).collect();
     match puzzle::solve(puzzle, &session.cancel)? {
-        Ok(tour) => Ok(output::write_tour(&tour, Method::Memo, format)),
+        Ok(tour) => Ok(match format {
+            TourFormat::Svg => output::puzzle_tour_svg(&tour, &given, false),
+            TourFormat::AnimatedSvg => output::puzzle_tour_svg(&tour, &given, true),
+            _ => output::write_tour(&tour, Method::Memo, format),
+        }),
         Err(reason) => Err(CliError::no_tour(reason.to_string()).into()),
     }
 }
@@ -143,36 +166,57 @@ fn count(puzzle: &Puzzle, format: TourFormat, session: &Session) -> Result<Strin
     }
 }
 
+/// Writes every completion (at most `limit`) to `out` as it is found, flushed each time, so that
+/// a reader of a pipe sees them at once and an interruption loses none already written.
 fn all(
     puzzle: &Puzzle,
     limit: Option<u64>,
     format: TourFormat,
     session: &Session,
-) -> Result<String> {
+    out: &mut dyn Write,
+) -> Result<()> {
     if matches!(format, TourFormat::Svg | TourFormat::AnimatedSvg) {
         return Err(CliError::bad_input(
             "--all lists completions as boards or JSON lines: give it with --format board or json",
         )
         .into());
     }
-    let mut text = String::new();
     let mut listed = 0u64;
+    let mut failed: Option<io::Error> = None;
     let limit = limit.unwrap_or(u64::MAX);
     let result = if limit == 0 {
-        Ok(())
+        Ok(Ok(()))
     } else {
         puzzle::each_completion(puzzle, session.memory, &session.cancel, &mut |tour| {
+            let mut text = String::new();
             if format == TourFormat::Board && listed > 0 {
                 text.push('\n');
             }
             text.push_str(&output::write_tour(&tour, Method::Memo, format));
+            if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+                failed = Some(e);
+                return false;
+            }
             listed += 1;
             listed < limit
-        })?
+        })
     };
+    match failed {
+        // A reader that closed the pipe (`| head`) has what it wanted.
+        Some(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(()),
+        Some(e) => return Err(anyhow::Error::new(e).context("cannot write the completions")),
+        None => {}
+    }
     match result {
-        Err(reason) => Err(CliError::no_tour(reason.to_string()).into()),
-        Ok(()) if listed == 0 && limit > 0 => Err(CliError::no_tour(
+        Err(knights::Error::Interrupted) => Err(CliError::stopped(format!(
+            "interrupted: the {listed} {} found so far {} written",
+            knights::input::plural(listed as usize, "completion", "completions"),
+            if listed == 1 { "is" } else { "are" }
+        ))
+        .into()),
+        Err(e) => Err(e.into()),
+        Ok(Err(reason)) => Err(CliError::no_tour(reason.to_string()).into()),
+        Ok(Ok(())) if listed == 0 && limit > 0 => Err(CliError::no_tour(
             knights::puzzle::NoCompletion::Search {
                 board: puzzle.board(),
                 closed: puzzle.is_closed(),
@@ -180,7 +224,7 @@ fn all(
             .to_string(),
         )
         .into()),
-        Ok(()) => Ok(text),
+        Ok(Ok(())) => Ok(()),
     }
 }
 
@@ -195,13 +239,13 @@ fn make(args: &Args, sides: &[u32], format: TourFormat, session: &Session) -> Re
         ))
         .into());
     }
-    if !matches!(format, TourFormat::Board | TourFormat::Json) {
+    if format == TourFormat::AnimatedSvg {
         return Err(CliError::bad_input(
-            "--make writes the puzzle as text or JSON: give it with --format board or json",
+            "--make draws a blank puzzle, which has nothing to animate: give --format svg without --animate",
         )
         .into());
     }
-    let seed = args.seed.unwrap_or(0);
+    let seed = args.seed.unwrap_or_else(puzzle::fresh_seed);
     let made = match puzzle::make(
         board,
         args.closed,
@@ -211,8 +255,16 @@ fn make(args: &Args, sides: &[u32], format: TourFormat, session: &Session) -> Re
         &session.cancel,
     )? {
         Ok(made) => made,
-        Err(reason) => return Err(CliError::no_tour(reason.to_string()).into()),
+        // There is no puzzle to complete yet: the board has no such tour to make one from.
+        Err(reason) => {
+            return Err(
+                CliError::no_tour(format!("no {board} puzzle: {}", reason.reason())).into(),
+            );
+        }
     };
+    if args.seed.is_none() {
+        eprintln!("note: made from seed {seed}; --seed {seed} makes this puzzle again");
+    }
     if let Some(wanted) = args.clues
         && made.clues > wanted
     {
@@ -221,16 +273,19 @@ fn make(args: &Args, sides: &[u32], format: TourFormat, session: &Session) -> Re
             made.clues
         );
     }
+    let about = format!(
+        "a {board} knight's tour puzzle with one {} completion: {} given numbers (knights puzzle --make {} {}{} --seed {seed})",
+        if args.closed { "closed" } else { "open" },
+        made.clues,
+        board.rows(),
+        board.cols(),
+        if args.closed { " --closed" } else { "" },
+    );
     Ok(match format {
         TourFormat::Json => to_json(&MadeRecord::new(&made, seed)),
-        _ => format!(
-            "# a {board} knight's tour puzzle with one {} completion: {} given numbers (knights puzzle --make {} {}{} --seed {seed})\n{}",
-            if args.closed { "closed" } else { "open" },
-            made.clues,
-            board.rows(),
-            board.cols(),
-            if args.closed { " --closed" } else { "" },
-            made.puzzle.to_text()
-        ),
+        TourFormat::Svg | TourFormat::AnimatedSvg => {
+            output::puzzle_svg(board, made.puzzle.cells(), &about)
+        }
+        TourFormat::Board => format!("# {about}\n{}", made.puzzle.to_text()),
     })
 }

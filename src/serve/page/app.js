@@ -228,6 +228,14 @@ function tileText(count) {
 function explain(body, s) {
   const board = `${s.rows}×${s.cols}`;
   const link = (text, state) => ({ text, href: address({ ...view, ...state }) });
+  // Where a start's tours end, refused: the server says what the view would cost and how to
+  // get it, in words of its own the page has no better version of.
+  if (showsEnds(s) && body.error && ['beyond_one_machine', 'too_large', 'memory'].includes(body.kind)) {
+    return {
+      text: `Where the tours from ${sq(s.row, s.col)} end is not shown here: ${body.error}.`,
+      links: [link(`the counts from every square of ${board}`, { ends: false })],
+    };
+  }
   switch (body.kind) {
     case 'beyond_one_machine':
       return {
@@ -268,7 +276,8 @@ function explain(body, s) {
     case 'unreachable':
       return { text: 'The server cannot be reached: is `knights serve` still running?', links: [link('try again', {})] };
     default:
-      return { text: 'Something went wrong on the server.', links: [] };
+      // A refusal the page has no words of its own for: the server's line, not a bare failure.
+      return { text: body.error ? `The server says: ${body.error}` : 'Something went wrong on the server.', links: [] };
   }
 }
 
@@ -323,6 +332,9 @@ async function loadBoard(s) {
       ? 'A closed tour passes through every square, so every square has the same count. Choose a square to see a closed tour through it.'
       : 'Choose a square (click it, or move with the arrow keys and press Enter) to see a tour from it. Shift with a click or Enter chooses the end of the tour instead.';
   $('hint').hidden = !named;
+  $('legend-text').textContent = ends
+    ? `tours from ${sq(s.row, s.col)} that end on the square (logarithmic scale; grey: none)`
+    : 'tours from the square (logarithmic scale; grey: none)';
   setStatus(named ? 'Counting…' : '', named ? 'busy' : undefined);
   // The plain board at once: its squares can be chosen for tours while the counts come. A link
   // that names no board still asks the server, whose words are shown under the page's.
@@ -735,6 +747,8 @@ function setStep(next) {
   end.setAttribute('visibility', step === last ? 'visible' : 'hidden');
   const [x, y] = points[step];
   knight.setAttribute('transform', `translate(${x},${y})`);
+  // At the last step the knight would sit on the last number: it leaves, and the number shows.
+  knight.setAttribute('visibility', step === last && last > 0 ? 'hidden' : 'visible');
   const [r, c] = tour.squares[step];
   $('step-text').textContent = `Step ${step + 1} of ${tour.squares.length}: ${sq(r, c)}` +
     (step === last ? (tour.closed ? ', a knight\u2019s move from the start' : ', the end') : '');

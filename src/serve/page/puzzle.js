@@ -28,7 +28,16 @@
     return rows;
   }
 
+  // The Rows and Columns boxes say the board shown (a link's 4×4, not the default 6×6).
+  function showSize() {
+    for (const [id, value] of [['puzzle-rows', puzzle.rows], ['puzzle-cols', puzzle.cols]]) {
+      $(id).value = String(value);
+      $(id).setAttribute('value', String(value));
+    }
+  }
+
   function draw() {
+    showSize();
     const grid = $('puzzle-grid');
     grid.replaceChildren();
     grid.style.gridTemplateColumns = `repeat(${puzzle.cols}, 1fr)`;
@@ -107,8 +116,8 @@
   async function post(query) {
     const reply = await fetch('/api/puzzle' + query, {
       method: 'POST',
-      headers: { 'Content-Type': 'text/plain' },
-      body: puzzleText(),
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ puzzle: puzzleText() }),
     });
     const body = await reply.json();
     if (!reply.ok) throw new Error(body.error || `HTTP ${reply.status}`);
@@ -174,6 +183,13 @@
     $('puzzle-reveal').addEventListener('click', () => puzzle && reveal());
     $('puzzle-count-button').addEventListener('click', () => puzzle && count());
     const p = new URLSearchParams(location.search);
+    // A puzzle's link opens on the puzzle: it goes first, above the board and its counts.
+    if (p.get('puzzle') || p.get('pboard')) {
+      const section = $('puzzle-section');
+      const main = section.parentElement;
+      main.insertBefore(section, main.firstElementChild);
+      section.classList.add('first');
+    }
     if (p.get('pclosed') === '1') $('puzzle-closed').checked = true;
     let ready = false;
     const size = /^([0-9]+)x([0-9]+)$/.exec(p.get('puzzle') || '');
