@@ -276,7 +276,11 @@ impl<R: Read> Read for TextReader<R> {
                         break;
                     }
                 };
-                if let Some(bytes) = self.record_bytes.get() {
+                // Blank lines before a record are skipped by the CSV reader: they are no
+                // part of it, and a file of them is no unending quoted field.
+                if let Some(bytes) = self.record_bytes.get()
+                    && !(bytes == 0 && c == '\n')
+                {
                     let bytes = bytes + c.len_utf8();
                     self.record_bytes.set(Some(bytes));
                     if bytes > MAX_LINE_BYTES {
