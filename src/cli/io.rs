@@ -232,6 +232,11 @@ pub fn stop_reading() {
     STOP_READING.store(true, Ordering::SeqCst);
 }
 
+/// Whether a signal has asked the inputs to stop.
+pub fn reading_stopped() -> bool {
+    STOP_READING.load(Ordering::SeqCst)
+}
+
 /// The error a read gives once [`stop_reading`] was called.
 fn stopped() -> io::Error {
     io::Error::other("interrupted")

@@ -172,9 +172,10 @@ pub fn run(cli: Cli, cancel: &CancelFlag) -> Result<()> {
         Command::Man(args) => man::run(args),
     };
     // Once a signal asked the work to stop, a read that failed on it (an input stops at its
-    // next buffer) is that interruption, not bad input.
+    // next buffer) is that interruption, not bad input. (The cancel flag alone does not say:
+    // the library also sets it to stop the other tasks when one fails.)
     match result {
-        Err(e) if cancel.is_cancelled() && exit::exit_code(&e) != exit::INTERRUPTED => {
+        Err(e) if io::reading_stopped() && exit::exit_code(&e) != exit::INTERRUPTED => {
             Err(knights::Error::Interrupted.into())
         }
         other => other,
