@@ -12,11 +12,28 @@ use knights::CancelFlag;
 
 fn main() -> ExitCode {
     knights::memory::return_freed_memory();
-    // An empty KNIGHTS_DB or KNIGHTS_MEMORY means "not set", as for most tools.
-    for name in ["KNIGHTS_DB", "KNIGHTS_MEMORY"] {
-        if std::env::var_os(name).is_some_and(|value| value.is_empty()) {
+    // An empty KNIGHTS_DB is most likely a variable meant to be set (`KNIGHTS_DB=$DIR/a.db`
+    // with DIR unset): using the home store instead would fill the wrong file, so it is
+    // refused. An empty KNIGHTS_MEMORY means "not set", as for most tools.
+    if std::env::var_os("KNIGHTS_DB").is_some_and(|value| value.is_empty()) {
+        eprintln!(
+            "error: KNIGHTS_DB is set but empty: give the store's path in it (or --db PATH), or unset it for the default store"
+        );
+        return ExitCode::from(2);
+    }
+    if let Some(value) = std::env::var_os("KNIGHTS_MEMORY") {
+        let unused = match cli::values::memory_from_environment(&value) {
+            _ if value.is_empty() => true,
+            Ok(overridden) => overridden,
+            Err(e) => {
+                // clap would name `--memory`, which the user did not give.
+                eprintln!("error: KNIGHTS_MEMORY: {e}");
+                return ExitCode::from(2);
+            }
+        };
+        if unused {
             // SAFETY: no other thread exists yet to read the environment.
-            unsafe { std::env::remove_var(name) };
+            unsafe { std::env::remove_var("KNIGHTS_MEMORY") };
         }
     }
     let args = match cli::Cli::try_parse() {
@@ -39,6 +56,7 @@ fn main() -> ExitCode {
             std::process::exit(130);
         }
         handler_flag.cancel();
+        cli::io::stop_reading();
     });
     match cli::run(args, &cancel) {
         Ok(()) => ExitCode::SUCCESS,

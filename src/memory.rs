@@ -81,10 +81,16 @@ impl Default for MemoryBudget {
 /// A memory size that could not be understood (the text as given). The module's own error:
 /// the library's [`crate::Error`] wraps it.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "invalid memory size '{0}': use a number of bytes with an optional unit, e.g. 512M, 2G, 1.5GiB"
-)]
-pub struct SizeError(pub String);
+pub enum SizeError {
+    /// Not a size at all.
+    #[error(
+        "invalid memory size '{0}': use a number of bytes with an optional unit, e.g. 512M, 2G, 1.5GiB"
+    )]
+    Invalid(String),
+    /// A size, but more bytes than a 64-bit number holds.
+    #[error("memory size '{0}' is too large: the largest is 16777215T (16 EiB)")]
+    TooLarge(String),
+}
 
 impl FromStr for MemoryBudget {
     type Err = SizeError;
@@ -92,7 +98,7 @@ impl FromStr for MemoryBudget {
     /// Parses `1073741824`, `512M`, `2G`, `1.5GiB`, `300MB`, `64k`: units are powers of 1024
     /// (`K`, `M`, `G`, `T`, with or without `B` / `iB`, any case).
     fn from_str(text: &str) -> Result<Self, SizeError> {
-        let invalid = || SizeError(crate::input::echo(text));
+        let invalid = || SizeError::Invalid(crate::input::echo(text));
         let trimmed = text.trim();
         let split = trimmed
             .find(|c: char| !(c.is_ascii_digit() || c == '.'))
@@ -113,7 +119,10 @@ impl FromStr for MemoryBudget {
             _ => return Err(invalid()),
         };
         let bytes = value * scale as f64;
-        if !bytes.is_finite() || bytes < 1.0 || bytes > u64::MAX as f64 {
+        if bytes >= u64::MAX as f64 && value.is_finite() {
+            return Err(SizeError::TooLarge(crate::input::echo(text)));
+        }
+        if !bytes.is_finite() || bytes < 1.0 {
             return Err(invalid());
         }
         Ok(MemoryBudget(bytes as u64))

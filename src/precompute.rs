@@ -128,7 +128,7 @@ impl BoardSelection {
                 // squares, a range says which.
                 if max > MAX_BITSET_SQUARES {
                     return Err(invalid(format!(
-                        "without a range of sizes, the most number of squares is at most {MAX_BITSET_SQUARES}; for larger boards give a range (3x23..3x30)"
+                        "without a range of sizes, boards have at most {MAX_BITSET_SQUARES} squares; for larger boards give a range (3x23..3x30)"
                     )));
                 }
                 for r in 1..=max {

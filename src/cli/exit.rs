@@ -51,7 +51,7 @@ impl CliError {
 }
 
 const NO_TOUR: u8 = 3;
-const INTERRUPTED: u8 = 130;
+pub const INTERRUPTED: u8 = 130;
 
 /// Prints `err` as one line on standard error and gives its exit code; where the library's
 /// error says what to change, the option that changes it ends the line.
@@ -128,7 +128,7 @@ fn library_error(err: &anyhow::Error) -> Option<&knights::Error> {
 /// 2 for bad input, 3 when no tour exists, 130 for an interrupted run, 1 for anything else.
 /// The first error of the chain that says (as ripgrep's `main` walks `err.chain()`): an upper
 /// module's error, such as [`ShardError`], may wrap the library's and keep its code.
-fn exit_code(err: &anyhow::Error) -> u8 {
+pub fn exit_code(err: &anyhow::Error) -> u8 {
     for cause in err.chain() {
         if let Some(cli) = cause.downcast_ref::<CliError>() {
             return cli.code;

@@ -53,6 +53,20 @@ pub struct FilterArgs {
     max_squares: Option<u64>,
 }
 
+impl FilterArgs {
+    /// The filter, refused (exit 2) when no board can pass it.
+    pub fn filter(&self) -> Result<AnswerFilter, crate::cli::exit::CliError> {
+        let filter = AnswerFilter::from(self);
+        filter.check().map_err(|e| {
+            crate::cli::exit::CliError::bad_input(format!(
+                "--min-squares {} and --max-squares {}: {e}",
+                e.min, e.max
+            ))
+        })?;
+        Ok(filter)
+    }
+}
+
 impl From<&FilterArgs> for AnswerFilter {
     fn from(args: &FilterArgs) -> Self {
         AnswerFilter {

@@ -2,7 +2,8 @@
 
 use std::io::{self, BufRead, BufReader, IsTerminal, Write};
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{Context, Result};
@@ -210,15 +211,40 @@ pub fn open_input(path: &Path) -> Result<(String, Box<dyn BufRead>)> {
         first_buffer(&mut stdin).context("cannot read standard input")?;
         return Ok(("standard input".to_string(), Box::new(stdin)));
     }
-    let name = path.display().to_string();
+    let name = escaped(path);
     let cannot_read = |e: io::Error| CliError::bad_input(format!("cannot read {name}: {e}"));
-    let mut file = BufReader::new(std::fs::File::open(path).map_err(cannot_read)?);
+    // Opening a FIFO waits for its writer, and reading it for its lines: both are waits on
+    // input, which a signal ends at once, as on standard input.
+    WAITING_ON_INPUT.store(true, Ordering::SeqCst);
+    let opened = std::fs::File::open(path);
+    WAITING_ON_INPUT.store(false, Ordering::SeqCst);
+    let mut file = WaitedOn(BufReader::new(opened.map_err(cannot_read)?));
     first_buffer(&mut file).map_err(cannot_read)?;
     Ok((name, Box::new(file)))
 }
 
-/// True while the process waits for standard input (a terminal, a pipe): nothing has been
-/// computed yet, so the first Ctrl-C ends it at once rather than asking work to stop.
+/// Set by the signal handler once the work is asked to stop: a long read (an import of
+/// millions of records) then ends at its next buffer, as the engines do at their next check.
+static STOP_READING: AtomicBool = AtomicBool::new(false);
+
+/// Asks every input opened by [`open_input`] to fail at its next read.
+pub fn stop_reading() {
+    STOP_READING.store(true, Ordering::SeqCst);
+}
+
+/// Whether a signal has asked the inputs to stop.
+pub fn reading_stopped() -> bool {
+    STOP_READING.load(Ordering::SeqCst)
+}
+
+/// The error a read gives once [`stop_reading`] was called.
+fn stopped() -> io::Error {
+    io::Error::other("interrupted")
+}
+
+/// True while the process waits for its input (a terminal, a pipe, a FIFO) or for a reader of
+/// its output (a full pipe): nothing is being computed, what was finished is kept or written,
+/// so the first Ctrl-C or SIGTERM ends it at once rather than asking work to stop.
 static WAITING_ON_INPUT: AtomicBool = AtomicBool::new(false);
 
 /// Whether the process is waiting for standard input now.
@@ -226,7 +252,7 @@ pub fn waiting_on_input() -> bool {
     WAITING_ON_INPUT.load(Ordering::SeqCst)
 }
 
-/// Standard input, marked as waited on while a read blocks.
+/// An input or an output, marked as waited on while a read or a write blocks.
 struct WaitedOn<R>(R);
 
 impl<R> WaitedOn<R> {
@@ -238,14 +264,32 @@ impl<R> WaitedOn<R> {
     }
 }
 
+/// A pipe or a FIFO that nobody reads blocks its writer: a wait like one on input, which a
+/// signal ends at once (what was written stays written).
+impl<W: Write> Write for WaitedOn<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.waiting(|inner| inner.write(buf))
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.waiting(|inner| inner.flush())
+    }
+}
+
 impl<R: io::Read> io::Read for WaitedOn<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if STOP_READING.load(Ordering::SeqCst) {
+            return Err(stopped());
+        }
         self.waiting(|inner| inner.read(buf))
     }
 }
 
 impl<R: BufRead> BufRead for WaitedOn<R> {
     fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        if STOP_READING.load(Ordering::SeqCst) {
+            return Err(stopped());
+        }
         WAITING_ON_INPUT.store(true, Ordering::SeqCst);
         let result = self.0.fill_buf();
         WAITING_ON_INPUT.store(false, Ordering::SeqCst);
@@ -277,31 +321,42 @@ fn first_buffer(reader: &mut impl BufRead) -> io::Result<()> {
 /// and so is a file that a process holds open, reached through `/proc` (`/dev/stdout`,
 /// `/dev/fd/N`): appended to, as the shell's `>>` would.
 pub fn write_file(path: &Path, text: &str) -> Result<()> {
+    write_output(path, |out| Ok(out.write_all(text.as_bytes())?))
+}
+
+/// Writes to `path` (or to standard output for `-`) what `write` writes, as it writes it: as
+/// [`write_file`], without holding the text (a listing of millions of answers). On an error of
+/// `write` a regular file is left as it was; standard output has what was written, and a
+/// closed pipe (`| head`) ends the writing without an error.
+pub fn write_output(path: &Path, write: impl FnOnce(&mut dyn Write) -> Result<()>) -> Result<()> {
     if path.as_os_str() == "-" {
-        return print(text);
+        let mut out = io::BufWriter::with_capacity(1 << 16, WaitedOn(io::stdout().lock()));
+        let written = write(&mut out).and_then(|()| Ok(out.flush()?));
+        return match written {
+            Err(e) if is_broken_pipe(&e) => Ok(()),
+            Err(e) if e.downcast_ref::<io::Error>().is_some() => {
+                Err(e.context("cannot write to standard output"))
+            }
+            other => other,
+        };
     }
-    let shown = path.display();
+    let shown = escaped(path);
+    check_output(path)?;
     // A file already open in this or another process, reached through /proc (/dev/stdout,
     // /dev/fd/N, a shell's `>(cmd)`): written through, in place and after what it holds,
     // never replaced (`-o /dev/stdout >> log` must not lose the log).
     if reaches_an_open_file(path) {
-        let mut file = std::fs::OpenOptions::new()
+        let file = std::fs::OpenOptions::new()
             .append(true)
             .open(path)
             .with_context(|| format!("cannot write {shown}"))?;
-        return file
-            .write_all(text.as_bytes())
-            .and_then(|()| file.flush())
-            .with_context(|| format!("cannot write {shown}"));
+        let mut out = io::BufWriter::with_capacity(1 << 16, WaitedOn(file));
+        return write(&mut out)
+            .and_then(|()| Ok(out.flush()?))
+            .map_err(|e| on_writing(e, &shown));
     }
     // Follow links to the file they name; a dangling link gets its target created.
-    let target = match std::fs::canonicalize(path) {
-        Ok(target) => target,
-        Err(_) => match std::fs::read_link(path) {
-            Ok(link) => path.parent().unwrap_or(Path::new(".")).join(link),
-            Err(_) => path.to_path_buf(),
-        },
-    };
+    let target = link_target(path)?;
     let existing = std::fs::metadata(&target).ok();
     if let Some(meta) = &existing
         && !meta.is_file()
@@ -311,13 +366,14 @@ pub fn write_file(path: &Path, text: &str) -> Result<()> {
                 CliError::bad_input(format!("cannot write {shown}: it is a directory")).into(),
             );
         }
-        let mut file = std::fs::OpenOptions::new()
+        let file = std::fs::OpenOptions::new()
             .write(true)
             .open(&target)
             .with_context(|| format!("cannot write {shown}"))?;
-        return file
-            .write_all(text.as_bytes())
-            .with_context(|| format!("cannot write {shown}"));
+        let mut out = io::BufWriter::with_capacity(1 << 16, WaitedOn(file));
+        return write(&mut out)
+            .and_then(|()| Ok(out.flush()?))
+            .map_err(|e| on_writing(e, &shown));
     }
     let dir = match target.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
@@ -344,15 +400,85 @@ pub fn write_file(path: &Path, text: &str) -> Result<()> {
         // Keeping the owner needs the right to give files away; without it the file is ours.
         let _ = std::os::unix::fs::fchown(file, Some(meta.uid()), Some(meta.gid()));
     }
+    {
+        let mut out = io::BufWriter::with_capacity(1 << 16, temporary.as_file_mut());
+        write(&mut out)
+            .and_then(|()| Ok(out.flush()?))
+            .map_err(|e| on_writing(e, &shown))?;
+    }
     temporary
-        .write_all(text.as_bytes())
-        .and_then(|()| temporary.as_file().sync_all())
+        .as_file()
+        .sync_all()
         .with_context(|| format!("cannot write {shown}"))?;
     temporary
         .persist(&target)
         .map_err(|e| e.error)
         .with_context(|| format!("cannot write {shown}"))?;
     Ok(())
+}
+
+/// The answer store of this run, set once the arguments are read: no output may replace it.
+static STORE_PATH: OnceLock<PathBuf> = OnceLock::new();
+
+/// Records where this run's answer store is, for [`write_file`] to refuse it as an output.
+pub fn guard_store(path: PathBuf) {
+    let _ = STORE_PATH.set(path);
+}
+
+/// Refuses an output path that is the answer store, a file beside it or any SQLite database
+/// (exit 2), before anything is written: the check every `--output` goes through.
+pub fn check_output(path: &Path) -> Result<()> {
+    let shown = escaped(path);
+    knights::output::target::check_output(path, &shown, STORE_PATH.get().map(PathBuf::as_path))
+        .map_err(|e| CliError::bad_input(e.to_string()).into())
+}
+
+/// The path as it is shown in messages: control characters (a newline, an escape that a
+/// terminal would obey) written as escapes, so that a file's name cannot forge or hide a line.
+pub fn escaped(path: &Path) -> String {
+    let text = path.to_string_lossy();
+    if !text.chars().any(char::is_control) {
+        return text.into_owned();
+    }
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
+/// The file `path` names once its symbolic links are followed: the file itself, or for a
+/// dangling link the path its last link names (to be created). A chain of links that loops is
+/// refused, never replaced by a file.
+fn link_target(path: &Path) -> Result<PathBuf> {
+    match std::fs::canonicalize(path) {
+        Ok(target) => return Ok(target),
+        Err(e) if e.raw_os_error() == Some(libc::ELOOP) => {
+            return Err(CliError::bad_input(format!(
+                "cannot write {}: its symbolic links go round in a loop",
+                escaped(path)
+            ))
+            .into());
+        }
+        Err(_) => {}
+    }
+    let mut current = path.to_path_buf();
+    // As many links as the kernel follows (ELOOP beyond).
+    for _ in 0..40 {
+        match std::fs::read_link(&current) {
+            Ok(link) => current = current.parent().unwrap_or(Path::new(".")).join(link),
+            Err(_) => return Ok(current),
+        }
+    }
+    Err(CliError::bad_input(format!(
+        "cannot write {}: its symbolic links go round in a loop",
+        escaped(path)
+    ))
+    .into())
 }
 
 /// True when `path`, followed link by link, names an entry of a process's open files
@@ -398,9 +524,28 @@ fn is_open_files_dir(dir: &Path) -> bool {
     }
 }
 
+/// An error met while writing `shown`: a failed write names the file; anything else (the
+/// listing's own error, an interruption) is passed on as it is.
+fn on_writing(e: anyhow::Error, shown: &str) -> anyhow::Error {
+    if e.downcast_ref::<io::Error>().is_some() {
+        e.context(format!("cannot write {shown}"))
+    } else {
+        e
+    }
+}
+
+/// Whether `e` is, or was caused by, a write to a closed pipe.
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|cause| {
+        cause
+            .downcast_ref::<io::Error>()
+            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+    })
+}
+
 /// Writes to standard output; a closed pipe (e.g. `| head`) is not an error.
 pub fn print(text: &str) -> Result<()> {
-    let mut out = io::stdout().lock();
+    let mut out = WaitedOn(io::stdout().lock());
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
         other => other.context("cannot write to standard output"),

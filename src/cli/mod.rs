@@ -142,6 +142,10 @@ enum Command {
 
 /// Runs the command `cli` names.
 pub fn run(cli: Cli, cancel: &CancelFlag) -> Result<()> {
+    // No command's output may replace the store, whether or not the command opens it.
+    if let Some(path) = cli.db.clone().or_else(knights::store::default_path) {
+        io::guard_store(path);
+    }
     let session = Session {
         db: cli.db,
         no_cache: cli.no_cache,
@@ -150,7 +154,7 @@ pub fn run(cli: Cli, cancel: &CancelFlag) -> Result<()> {
         halves: cli.halves,
         cancel: cancel.clone(),
     };
-    match cli.command {
+    let result = match cli.command {
         Command::Count(args) => count::run(args, &session),
         Command::Solve(args) => solve::run(args, &session),
         Command::Batch(args) => batch::run(args, &session),
@@ -166,5 +170,14 @@ pub fn run(cli: Cli, cancel: &CancelFlag) -> Result<()> {
         Command::Shards(args) => shards::run(args, &session),
         Command::Completions(args) => completions::run(args),
         Command::Man(args) => man::run(args),
+    };
+    // Once a signal asked the work to stop, a read that failed on it (an input stops at its
+    // next buffer) is that interruption, not bad input. (The cancel flag alone does not say:
+    // the library also sets it to stop the other tasks when one fails.)
+    match result {
+        Err(e) if io::reading_stopped() && exit::exit_code(&e) != exit::INTERRUPTED => {
+            Err(knights::Error::Interrupted.into())
+        }
+        other => other,
     }
 }

@@ -181,3 +181,23 @@ pub fn parse_range(text: &str) -> Result<BoardRange, String> {
 pub fn parse_board(text: &str) -> Result<Board, String> {
     BoardRange::one_board(text)
 }
+
+/// Checks KNIGHTS_MEMORY's size, so that an error names the variable rather than the option
+/// (clap's would say `--memory`). `Ok(true)` when `--memory` is given: the variable is then
+/// not read at all (clap would still read it for the option's global copy).
+pub fn memory_from_environment(value: &std::ffi::OsStr) -> Result<bool, String> {
+    let overridden = std::env::args_os()
+        .skip(1)
+        .take_while(|arg| arg != "--")
+        .any(|arg| arg == "--memory" || arg.to_string_lossy().starts_with("--memory="));
+    if overridden {
+        return Ok(true);
+    }
+    match value.to_str() {
+        Some(text) => text
+            .parse::<knights::MemoryBudget>()
+            .map(|_| false)
+            .map_err(|e| e.to_string()),
+        None => Err("it is not UTF-8 text".into()),
+    }
+}

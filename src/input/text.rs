@@ -96,6 +96,10 @@ pub struct TextReader<R> {
     at_start: bool,
     /// Bytes handed out since [`TextReader::start_record`], when records are bounded.
     record_bytes: Cell<Option<usize>>,
+    /// Handed out through [`Read`]: inside a quoted CSV field (an odd number of quotes so
+    /// far), and just after a line break outside quotes.
+    in_quotes: bool,
+    after_newline: bool,
     /// The error behind the last failed [`Read::read`].
     error: Option<InputError>,
     /// Bytes of a character not yet handed out by [`Read::read`].
@@ -121,6 +125,8 @@ impl<R: Read> TextReader<R> {
             after_cr: false,
             at_start: true,
             record_bytes: Cell::new(None),
+            in_quotes: false,
+            after_newline: true,
             error: None,
             pending: [0; 4],
             pending_start: 0,
@@ -276,7 +282,18 @@ impl<R: Read> Read for TextReader<R> {
                         break;
                     }
                 };
-                if let Some(bytes) = self.record_bytes.get() {
+                // A blank line (a line break after a line break, outside quotes) is skipped
+                // by the CSV reader: it is no part of a record, and a file of them is no
+                // unending quoted field. Quotes are followed over the whole text, since the
+                // CSV reader reads ahead of the record it starts.
+                let blank = c == '\n' && self.after_newline && !self.in_quotes;
+                self.after_newline = c == '\n' && !self.in_quotes;
+                if c == '"' {
+                    self.in_quotes = !self.in_quotes;
+                }
+                if let Some(bytes) = self.record_bytes.get()
+                    && !blank
+                {
                     let bytes = bytes + c.len_utf8();
                     self.record_bytes.set(Some(bytes));
                     if bytes > MAX_LINE_BYTES {

@@ -2,10 +2,10 @@
 
 use serde::Serialize;
 
-use super::{AnswerRecord, BoardTotal, ClosedReport, Exporter, PairCount, StartCount};
+use super::{BoardTotal, ClosedReport, Exporter, PairCount, StartCount};
 use crate::count::CountTable;
 use crate::error::Error;
-use crate::store::{ANSWER_COLUMNS, Answer};
+use crate::store::Answer;
 
 /// Writes CSV: `rows,cols,row,col,kind,count,reason` for counts, the export columns for stored
 /// answers.
@@ -82,31 +82,6 @@ impl Exporter for CsvExporter {
     }
 
     fn answers(&self, answers: &[Answer]) -> Result<String, Error> {
-        let mut writer = csv::Writer::from_writer(Vec::new());
-        writer
-            .write_record(ANSWER_COLUMNS)
-            .expect("writing to memory");
-        for answer in answers {
-            let r = AnswerRecord::from(answer);
-            let field = |v: Option<u32>| v.map(|v| v.to_string()).unwrap_or_default();
-            writer
-                .write_record([
-                    r.rows.to_string(),
-                    r.cols.to_string(),
-                    r.kind.to_string(),
-                    field(r.row),
-                    field(r.col),
-                    r.count.to_string(),
-                    r.engine,
-                    r.version,
-                    format!("{:.6}", r.seconds),
-                    r.computed_at,
-                    r.source,
-                    field(r.to_row),
-                    field(r.to_col),
-                ])
-                .expect("writing to memory");
-        }
-        Ok(String::from_utf8(writer.into_inner().expect("writing to memory")).expect("UTF-8"))
+        Ok(super::stream::answers_text(super::Format::Csv, answers))
     }
 }

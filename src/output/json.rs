@@ -1,6 +1,6 @@
 //! JSON: one compact object per answer, counts as strings of decimal digits.
 
-use super::{AnswerRecord, BoardTotal, ClosedReport, Exporter, PairCount, StartCount, TableReport};
+use super::{BoardTotal, ClosedReport, Exporter, PairCount, StartCount, TableReport};
 use crate::count::CountTable;
 use crate::error::Error;
 use crate::store::Answer;
@@ -58,6 +58,6 @@ impl Exporter for JsonExporter {
     }
 
     fn answers(&self, answers: &[Answer]) -> Result<String, Error> {
-        Ok(to_json_lines(answers.iter().map(AnswerRecord::from)))
+        Ok(super::stream::answers_text(super::Format::Json, answers))
     }
 }

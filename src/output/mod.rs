@@ -9,7 +9,9 @@
 mod bfile;
 mod csv;
 mod json;
+pub mod stream;
 mod svg;
+pub mod target;
 mod text;
 
 use std::fmt;

@@ -2,7 +2,7 @@
 
 use std::fmt::Write;
 
-use super::{AnswerRecord, BoardTotal, ClosedReport, Exporter, PairCount, StartCount};
+use super::{BoardTotal, ClosedReport, Exporter, PairCount, StartCount};
 use crate::count::CountTable;
 use crate::error::Error;
 use crate::store::Answer;
@@ -49,7 +49,7 @@ fn columns_at_least(
 
 /// Appends `cell` padded with spaces to `width` characters, on the right when `left` (format's
 /// `{:>width$}` panics on widths past 65,535, which an imported count can reach).
-fn pad(out: &mut String, cell: &str, width: usize, left: bool) {
+pub(super) fn pad(out: &mut String, cell: &str, width: usize, left: bool) {
     let fill = width.saturating_sub(cell.chars().count());
     if left {
         out.push_str(cell);
@@ -85,12 +85,16 @@ impl TextExporter {
     /// One board of a series as a line of text, for printing as each board is known, in
     /// columns of `widths` (at first the least widths): when a count is wider than its column,
     /// the columns widen and the line comes under a new header, so that every line stands
-    /// aligned under the header above it.
+    /// aligned under the header above it. A column widens by half as much again as the count
+    /// needs: a series' counts grow by a digit every board or two, and columns that widened
+    /// only to the count would need a new header at almost every line.
     pub fn series_line(total: &BoardTotal, widths: &mut Option<Vec<usize>>) -> String {
         let cells = series_cells(total);
         let mut grown = widths.clone().unwrap_or_else(|| SERIES_WIDTHS.to_vec());
         for (width, cell) in grown.iter_mut().zip(&cells) {
-            *width = (*width).max(cell.len());
+            if cell.len() > *width {
+                *width = cell.len() + cell.len() / 2;
+            }
         }
         let text = columns_at_least(&SERIES_HEADER, &grown, &SERIES_LEFT, &[cells]);
         if widths.as_ref() == Some(&grown) {
@@ -230,42 +234,7 @@ impl Exporter for TextExporter {
     }
 
     fn answers(&self, answers: &[Answer]) -> Result<String, Error> {
-        let rows: Vec<Vec<String>> = answers
-            .iter()
-            .map(|a| {
-                let r = AnswerRecord::from(a);
-                vec![
-                    format!("{}x{}", r.rows, r.cols),
-                    r.kind.to_string(),
-                    match (r.row, r.col, r.to_row, r.to_col) {
-                        (Some(row), Some(col), Some(to_row), Some(to_col)) => {
-                            format!("({row}, {col}) to ({to_row}, {to_col})")
-                        }
-                        (Some(row), Some(col), _, _) => format!("({row}, {col})"),
-                        _ => "total".to_string(),
-                    },
-                    r.count.to_string(),
-                    r.engine,
-                    format!("{:.3}", r.seconds),
-                    r.computed_at,
-                    r.source,
-                ]
-            })
-            .collect();
-        Ok(columns(
-            &[
-                "board",
-                "kind",
-                "start",
-                "count",
-                "engine",
-                "seconds",
-                "computed_at",
-                "source",
-            ],
-            &[true, true, true, false, true, false, true, true],
-            &rows,
-        ))
+        Ok(super::stream::answers_text(super::Format::Table, answers))
     }
 }
 
@@ -278,6 +247,30 @@ mod tests {
 
     fn total(cols: u32, directed: BigUint) -> BoardTotal {
         BoardTotal::new(Board::new(3, cols).unwrap(), TourKind::Open, &directed)
+    }
+
+    #[test]
+    fn a_growing_series_keeps_its_lines_under_few_headers() {
+        let mut widths = None;
+        let mut text = String::new();
+        // Counts that grow by half a digit a board, as 3xn's do, to 36 digits.
+        for cols in 4..=70 {
+            text.push_str(&TextExporter::series_line(
+                &total(cols, BigUint::from(10u32).pow(cols / 2)),
+                &mut widths,
+            ));
+        }
+        let headers = text.lines().filter(|l| l.starts_with("rows")).count();
+        assert!(headers <= 8, "{headers} headers:\n{text}");
+        // Every line as long as the header above it.
+        let mut header = 0;
+        for line in text.lines() {
+            if line.starts_with("rows") {
+                header = line.len();
+            } else {
+                assert_eq!(line.len(), header, "{text}");
+            }
+        }
     }
 
     #[test]

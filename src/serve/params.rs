@@ -7,7 +7,7 @@ use crate::board::{Board, Square};
 use crate::input::{echo, parse_coordinate, parse_side};
 use crate::precompute::BoardRange;
 use crate::question::{AnswerKind, TourKind};
-use crate::store::AnswerFilter;
+use crate::store::{AnswerFilter, ListCursor, PageSpec};
 use crate::view::{Ends, View};
 
 use super::jobs::Asked;
@@ -266,22 +266,52 @@ impl TourRequest {
     }
 }
 
-/// `GET /api/answers`: the filters of `knights query`.
+/// `GET /api/answers`: the filters of `knights query`, a page at a time.
 pub struct AnswersRequest {
     /// Which answers.
     pub filter: AnswerFilter,
     /// `json` or `csv`.
     pub format: &'static str,
+    /// Where the page starts (`after`, the cursor of the page before) and how many answers
+    /// it holds at most (`limit`).
+    pub page: PageSpec,
 }
+
+/// Answers in a page of `/api/answers` unless `limit` says fewer: a page is built in memory,
+/// so its size bounds what one request holds.
+pub const ANSWERS_PAGE: u64 = 1000;
+
+/// The largest `limit` of `/api/answers`.
+pub const ANSWERS_PAGE_MAX: u64 = 10_000;
 
 impl AnswersRequest {
     /// Reads the parameters.
     pub fn parse(pairs: Vec<(String, String)>) -> Result<Self, ApiError> {
         let params = Params::new(
             pairs,
-            &["board", "kind", "min_squares", "max_squares", "format"],
+            &[
+                "board",
+                "kind",
+                "min_squares",
+                "max_squares",
+                "format",
+                "limit",
+                "after",
+            ],
         )?;
+        let limit = params.parsed("limit", |v| match v.parse::<u64>() {
+            Ok(n) if (1..=ANSWERS_PAGE_MAX).contains(&n) => Ok(n),
+            _ => Err(format!("a page holds 1 to {ANSWERS_PAGE_MAX} answers")),
+        })?;
+        let after = params.parsed("after", |v| {
+            v.parse::<ListCursor>()
+                .map_err(|e| format!("{e}: give the `after` of the page before"))
+        })?;
         Ok(AnswersRequest {
+            page: PageSpec {
+                after,
+                limit: Some(limit.unwrap_or(ANSWERS_PAGE)),
+            },
             filter: AnswerFilter {
                 board: params.parsed("board", BoardRange::one_board)?,
                 kind: params.parsed("kind", |v| v.parse::<AnswerKind>())?,

@@ -190,6 +190,19 @@ pub fn read_plan(reader: impl BufRead) -> Result<Plan, Error> {
     }
     let board = Board::new(header.rows, header.cols).map_err(|e| at(first, e.to_string()))?;
     let split: Split = header.by.parse().map_err(|m| at(first, m))?;
+    // A header that miscounts its board's shards is refused before the plan is made (which
+    // takes a while for a board of 100,000 shards): the count of the classes is a formula.
+    if let Some((shards, weight)) = quick_counts(board, split, header.replicas)
+        && (header.shards as u128 != shards || header.weight != weight)
+    {
+        return Err(at(
+            first,
+            format!(
+                "the header says {} shards of weight {}, but the {board} board by {split} has {shards} shards of weight {weight}",
+                header.shards, header.weight,
+            ),
+        ));
+    }
     let expected = Plan::new(board, split)
         .and_then(|plan| plan.with_replicas(header.replicas))
         .map_err(|e| at(first, e.to_string()))?;
@@ -318,6 +331,72 @@ pub fn read_plan(reader: impl BufRead) -> Result<Plan, Error> {
         shard.estimate = estimate;
     }
     Ok(plan)
+}
+
+/// The number of shards and the weight of the plan of `board` by `split`, without making it,
+/// when [`Plan::new`] would make it (with `replicas` copies): else `None`, and the plan's own
+/// refusal speaks. Burnside's lemma over the board's symmetries (and, by pair, reversal).
+fn quick_counts(board: Board, split: Split, replicas: u32) -> Option<(u128, u64)> {
+    use crate::resolve::Engine;
+    let board = board.canonical();
+    let (rows, cols) = (u128::from(board.rows()), u128::from(board.cols()));
+    let squares = rows * cols;
+    let takes = Engine::Memo.check(board).is_ok() || Engine::Frontier.check(board).is_ok();
+    if !takes || !(1..=super::MAX_REPLICAS).contains(&replicas) {
+        return None;
+    }
+    if split != Split::Start && squares < 2 {
+        return None;
+    }
+    // Each symmetry's fixed squares, and the squares its square fixes.
+    let odd = |n: u128| n % 2 == 1;
+    let centre = u128::from(odd(rows) && odd(cols));
+    let mut fixed: Vec<(u128, u128)> = vec![
+        (squares, squares),                          // identity
+        (centre, squares),                           // half turn
+        (if odd(rows) { cols } else { 0 }, squares), // rows mirrored
+        (if odd(cols) { rows } else { 0 }, squares), // columns mirrored
+    ];
+    if rows == cols {
+        fixed.extend([
+            (rows, squares),  // the diagonal
+            (rows, squares),  // the other diagonal
+            (centre, centre), // quarter turn: its square is the half turn
+            (centre, centre), // three quarters
+        ]);
+    }
+    let group = fixed.len() as u128;
+    let mut shards = 0u128;
+    let mut least = 0u128;
+    for part in split.parts() {
+        match part {
+            Split::Pair => {
+                let sum: u128 = fixed
+                    .iter()
+                    .map(|&(f, f2)| f * f.saturating_sub(1) + (f2 - f))
+                    .sum();
+                shards += sum / (2 * group);
+                least += (squares * (squares - 1)).div_ceil(2 * group);
+            }
+            _ => {
+                shards += fixed.iter().map(|&(f, _)| f).sum::<u128>() / group;
+                least += squares.div_ceil(group);
+            }
+        }
+    }
+    // As `Plan::new` refuses a board whose plan would be too large.
+    if least > u128::from(super::MAX_SHARDS) {
+        return None;
+    }
+    let weight = split
+        .parts()
+        .iter()
+        .map(|part| match part {
+            Split::Pair => squares * (squares - 1),
+            _ => squares,
+        })
+        .sum::<u128>();
+    Some((shards, u64::try_from(weight).ok()?))
 }
 
 /// The lines of a plan, read through [`TextReader`] (UTF-8 checked, a leading byte order mark
@@ -577,6 +656,26 @@ mod tests {
 
     /// Plans are read as `solve` reads its input: a byte order mark skipped, any line break,
     /// CSV quoting; a line is refused as soon as it passes the bound, before it ends.
+    #[test]
+    fn the_quick_counts_are_the_plans() {
+        for rows in 1..=6 {
+            for cols in rows..=7 {
+                let board = Board::new(rows, cols).unwrap();
+                for split in [Split::Start, Split::Pair, Split::Both] {
+                    let Ok(plan) = Plan::new(board, split) else {
+                        assert_eq!(quick_counts(board, split, 1), None, "{board} {split}");
+                        continue;
+                    };
+                    assert_eq!(
+                        quick_counts(board, split, 1),
+                        Some((plan.shards.len() as u128, plan.expected_weight())),
+                        "{board} by {split}"
+                    );
+                }
+            }
+        }
+    }
+
     #[test]
     fn plans_are_read_within_bounds() {
         let plan = Plan::new(Board::new(5, 5).unwrap(), Split::Start).unwrap();

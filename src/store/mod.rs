@@ -22,6 +22,7 @@ mod answer;
 mod error;
 mod file;
 mod integrity;
+mod listing;
 mod rows;
 mod schema;
 
@@ -43,8 +44,8 @@ pub use error::StoreError;
 use error::classify;
 pub use file::BUSY_TIMEOUT;
 use file::{can_write, check_directory, check_kind, inspect_file};
+pub use listing::{BadCursor, EmptyFilter, ListCursor, Listed, PageSpec};
 pub use rows::{BadRow, Listing};
-use rows::{LISTED, read_row};
 pub use schema::{APPLICATION_ID, MIGRATIONS, Migration, SCHEMA_VERSION};
 
 /// An open answer store.
@@ -474,45 +475,14 @@ impl Store {
     /// answer, or set aside as a [`BadRow`] when it breaks a rule of the schema (a row planted
     /// past its CHECKs). Only an error of SQLite itself stops the listing.
     pub fn list_rows(&self, filter: &AnswerFilter) -> Result<Listing, StoreError> {
-        let board = filter.board.map(|b| b.canonical());
-        let mut stmt = self
-            .conn
-            .prepare(&format!(
-                "SELECT {LISTED}
-                 FROM answers
-                 WHERE (?1 IS NULL OR (rows = ?1 AND cols = ?2))
-                   AND (?3 IS NULL OR kind = ?3)
-                   AND (?4 IS NULL OR rows * cols >= ?4)
-                   AND (?5 IS NULL OR rows * cols <= ?5)
-                 ORDER BY rows * cols, rows, cols, kind, coalesce(row, -1), coalesce(col, -1),
-                          coalesce(to_row, -1), coalesce(to_col, -1), rowid"
-            ))
-            .map_err(|e| self.error("preparing a listing", e))?;
-        let columns = stmt.column_count();
-        let rows = stmt
-            .query_map(
-                params![
-                    board.map(|b| b.rows()),
-                    board.map(|b| b.cols()),
-                    filter.kind.map(|k| k.name()),
-                    filter.min_squares.map(|n| n.min(i64::MAX as u64) as i64),
-                    filter.max_squares.map(|n| n.min(i64::MAX as u64) as i64),
-                ],
-                |r| {
-                    (0..columns)
-                        .map(|i| r.get::<_, rusqlite::types::Value>(i))
-                        .collect::<Result<Vec<_>, _>>()
-                },
-            )
-            .map_err(|e| self.error("listing answers", e))?;
         let mut listing = Listing::default();
-        for row in rows {
-            let values = row.map_err(|e| self.error("listing answers", e))?;
-            match read_row(&values) {
+        self.each_row(filter, &PageSpec::default(), |listed| {
+            match listed.row {
                 Ok(answer) => listing.answers.push(answer),
                 Err(bad) => listing.bad.push(bad),
             }
-        }
+            Ok::<(), StoreError>(())
+        })?;
         Ok(listing)
     }
 }

@@ -704,7 +704,7 @@ fn precompute_rejects_bad_ranges() {
     rejects(
         &["precompute", "--max-squares", "65"],
         "",
-        "without a range of sizes, the most number of squares is at most 64",
+        "without a range of sizes, boards have at most 64 squares",
     );
     rejects(&["precompute", "--boards", "axb"], "", "not a board size");
 }
@@ -723,7 +723,7 @@ fn the_default_store_lives_in_the_data_directory() {
 }
 
 /// Usage errors point to the help of the command in use; options a command has no use for are
-/// accepted but not listed in its help; an empty KNIGHTS_DB is as if unset.
+/// accepted but not listed in its help; an empty KNIGHTS_DB is refused.
 #[test]
 fn help_and_usage_errors_fit_the_command() {
     rejects(
@@ -763,15 +763,21 @@ fn help_and_usage_errors_fit_the_command() {
         "",
         "--no-cache makes no sense here",
     );
+    // An empty KNIGHTS_DB (a variable meant to be set) is refused, not taken for the home
+    // store, which stays untouched.
     let dir = tempfile::tempdir().unwrap();
-    crate::util::knights()
+    let out = crate::util::knights()
         .env("KNIGHTS_DB", "")
         .env("XDG_DATA_HOME", dir.path())
         .args(["count", "3", "4", "0", "0"])
-        .assert()
-        .success()
-        .stdout("2\n");
-    assert!(dir.path().join("knights").join("answers.db").exists());
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(out.stdout.is_empty(), "{out:?}");
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("KNIGHTS_DB is set but empty"), "{stderr}");
+    assert!(!dir.path().join("knights").exists());
 }
 
 /// `--version` names the version, and the commit it was built from when git could tell.
@@ -988,4 +994,118 @@ fn short_help_leaves_the_expert_options_to_long_help() {
     }
     assert!(!lists(&help(&["-h"]), "--halves"));
     assert!(lists(&help(&["--help"]), "--halves"));
+}
+
+/// SIGTERM ends every command that waits for its input at once, on standard input (a pipe
+/// the test holds open and silent) as on a FIFO named as the file (whose writer never comes,
+/// or comes and says nothing): exit 130 and one line, the store untouched.
+#[cfg(unix)]
+#[test]
+fn sigterm_ends_a_wait_for_input_at_once() {
+    use std::process::Stdio;
+
+    let store = TestStore::new();
+    let fifo = store.dir.path().join("input.fifo");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let fifo_name = fifo.to_str().unwrap();
+    let commands: [&[&str]; 10] = [
+        &["solve"],
+        &["batch", "-"],
+        &["import", "-"],
+        &["puzzle"],
+        &["shards", "status", "-"],
+        &["solve", fifo_name],
+        &["batch", fifo_name],
+        &["import", fifo_name],
+        &["puzzle", fifo_name],
+        &["shards", "status", fifo_name],
+    ];
+    for (i, args) in commands.iter().enumerate() {
+        let child = store
+            .process()
+            .args(*args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Every other FIFO gets a writer that stays silent: the reader then waits in read(),
+        // not in open().
+        let writer = (args.contains(&fifo_name) && i % 2 == 0)
+            .then(|| std::fs::OpenOptions::new().write(true).open(&fifo).unwrap());
+        std::thread::sleep(std::time::Duration::from_millis(500));
+        signal(&child, "-TERM");
+        let clock = std::time::Instant::now();
+        let output = output_within_20_seconds(
+            child,
+            &format!("{args:?}: the first SIGTERM did not end the wait for input"),
+        );
+        drop(writer);
+        assert!(
+            clock.elapsed() < std::time::Duration::from_secs(10),
+            "{args:?}"
+        );
+        assert_eq!(output.status.code(), Some(130), "{args:?}: {output:?}");
+        assert!(output.stdout.is_empty(), "{args:?}: {output:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.contains("interrupted"), "{args:?}: {stderr}");
+    }
+}
+
+/// An export to a pipe nobody reads blocks when the pipe is full; SIGTERM ends it all the
+/// same (exit 130), and a listing that is being written stops at the next answer.
+#[cfg(unix)]
+#[test]
+fn sigterm_stops_an_export_that_waits_for_its_reader() {
+    use std::io::Read;
+    use std::process::Stdio;
+
+    let store = TestStore::new();
+    store.run(&["count", "3", "4", "0", "0"]);
+    // 5,000 answers (the export's CSV is far more than a pipe holds), written behind knights'
+    // back: an export passes rows on without recounting them.
+    {
+        let mut conn = store.sqlite();
+        let tx = conn.transaction().unwrap();
+        for cols in 8..=700u32 {
+            for row in 0..7u32 {
+                tx.execute(
+                    "INSERT INTO answers (rows, cols, kind, row, col, count, engine, version, seconds, computed_at, source)
+                     VALUES (8, ?1, 'open', ?2, 0, '123456789012345678901234567890', 'frontier', '0.1.0', 1.0, '2026-01-01T00:00:00Z', 'computed')",
+                    rusqlite::params![cols, row],
+                )
+                .unwrap();
+            }
+        }
+        tx.commit().unwrap();
+    }
+    let mut child = store
+        .process()
+        .args(["export"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Read a little, so that the export is under way, then leave the pipe full.
+    let mut first = [0u8; 4096];
+    child
+        .stdout
+        .as_mut()
+        .unwrap()
+        .read_exact(&mut first)
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    signal(&child, "-TERM");
+    let output = output_within_20_seconds(child, "SIGTERM did not stop the export");
+    assert_eq!(output.status.code(), Some(130), "{output:?}");
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains("interrupted"),
+        "{output:?}"
+    );
+    assert!(String::from_utf8_lossy(&first).starts_with("rows,cols,kind"));
 }

@@ -195,3 +195,92 @@ fn output_to_an_open_file_through_proc_is_written_through() {
     );
     assert!(!stderr.contains(".partial"), "{stderr}");
 }
+
+/// The store's bytes and the answers it lists, to see that a refused output left it whole.
+fn store_state(store: &TestStore) -> (Vec<u8>, i64) {
+    (fs::read(store.path()).unwrap(), store.answers())
+}
+
+/// `knights --db STORE ARGS -o OUTPUT` is refused in one line (exit 2), and the store is left
+/// as it was.
+fn refused_over(store: &TestStore, args: &[&str], output: &Path, why: &str) {
+    let before = store_state(store);
+    let out = store
+        .knights()
+        .args(args)
+        .arg("--output")
+        .arg(output)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("will not write") && stderr.contains(why),
+        "{stderr}"
+    );
+    assert_eq!(store_state(store), before, "{args:?}");
+    store.run(&["verify"]);
+}
+
+#[test]
+fn no_command_writes_its_output_over_the_store() {
+    let (store, _) = store_with_answers();
+    let db = store.path();
+    for args in [
+        &["export"][..],
+        &["export", "--format", "json"],
+        &["tour", "5", "5", "0", "0"],
+        &["shards", "plan", "5", "5"],
+        &["puzzle", "--make", "5", "5", "--seed", "1"],
+    ] {
+        refused_over(&store, args, &db, "the same file as the answer store");
+    }
+}
+
+#[test]
+fn an_output_that_reaches_the_store_another_way_is_refused() {
+    let (store, _) = store_with_answers();
+    let hard = store.dir.path().join("hard-link.csv");
+    fs::hard_link(store.path(), &hard).unwrap();
+    refused_over(
+        &store,
+        &["export"],
+        &hard,
+        "the same file as the answer store",
+    );
+    let soft = store.dir.path().join("soft-link.csv");
+    std::os::unix::fs::symlink(store.path(), &soft).unwrap();
+    refused_over(
+        &store,
+        &["export"],
+        &soft,
+        "the same file as the answer store",
+    );
+    // Another store than the one in use is a store all the same.
+    let other = TestStore::new();
+    other.run(&["count", "3", "4", "0", "0"]);
+    let before = fs::read(other.path()).unwrap();
+    refused_over(&store, &["export"], &other.path(), "a knights answer store");
+    assert_eq!(fs::read(other.path()).unwrap(), before);
+}
+
+#[test]
+fn an_output_through_a_loop_of_links_is_refused_and_the_links_stay() {
+    let (store, _) = store_with_answers();
+    let (a, b) = (store.dir.path().join("a"), store.dir.path().join("b"));
+    std::os::unix::fs::symlink(&b, &a).unwrap();
+    std::os::unix::fs::symlink(&a, &b).unwrap();
+    let out = store
+        .knights()
+        .args(["export", "--output"])
+        .arg(&a)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("loop"), "{stderr}");
+    for link in [&a, &b] {
+        assert!(fs::symlink_metadata(link).unwrap().file_type().is_symlink());
+    }
+}

@@ -159,3 +159,93 @@ fn plan_5x5(test: &TestStore) -> std::path::PathBuf {
         .success();
     plan
 }
+
+/// Issue 45's wording: sizes that leave no board are refused, not listed as an empty store; a
+/// memory size past 64 bits says it is too large and what the largest is; a bad
+/// KNIGHTS_MEMORY names the variable, not the option the user did not give.
+#[test]
+fn empty_filters_huge_sizes_and_the_variable_are_said_as_such() {
+    let test = TestStore::new();
+    test.run(&["count", "3", "4", "0", "0"]);
+    for command in ["query", "export", "verify"] {
+        refused(
+            &test,
+            &[command, "--min-squares", "10", "--max-squares", "5"],
+            2,
+            "--min-squares 10 and --max-squares 5: no board has at least 10 and at most 5 squares",
+        );
+    }
+    refused(
+        &test,
+        &["count", "3", "4", "0", "0", "--memory", "99999999T"],
+        2,
+        "memory size '99999999T' is too large: the largest is 16777215T",
+    );
+    let output = test
+        .knights()
+        .env("KNIGHTS_MEMORY", "lots")
+        .args(["count", "3", "4", "0", "0"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.starts_with("error: KNIGHTS_MEMORY: invalid memory size 'lots'"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("--memory"), "{stderr}");
+    // Given with --memory, the option wins and the variable is not read.
+    test.knights()
+        .env("KNIGHTS_MEMORY", "lots")
+        .args(["count", "3", "4", "0", "0", "--memory", "1G"])
+        .assert()
+        .success()
+        .stdout("2\n");
+}
+
+/// An export of one answer says "1 answer"; a file name with a newline or an escape is
+/// printed escaped, so that it cannot forge a line or drive the terminal.
+#[test]
+fn export_says_its_count_and_the_file_name_escaped() {
+    let test = TestStore::new();
+    test.run(&["count", "3", "4", "--total", "--closed"]);
+    let listed = test.knights().args(["query"]).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&listed.stdout).lines().count(), 2);
+    let name = test.dir.path().join("two\nlines\u{1b}[31m.csv");
+    let output = test
+        .knights()
+        .args(["export", "--output"])
+        .arg(&name)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.starts_with("exported 1 answer to "), "{stderr}");
+    assert!(stderr.contains("two\\nlines\\u{1b}[31m.csv"), "{stderr}");
+    assert!(std::fs::read_to_string(&name).unwrap().lines().count() == 2);
+}
+
+/// Blank lines before the records are skipped, however many: they are no quoted field
+/// that does not end.
+#[test]
+fn import_skips_a_megabyte_of_blank_lines() {
+    let test = TestStore::new();
+    test.run(&["count", "3", "4"]);
+    let exported = test.knights().arg("export").output().unwrap();
+    assert!(exported.status.success());
+    let mut text = "\n".repeat(1_100_000).into_bytes();
+    text.extend_from_slice(&exported.stdout);
+    let file = test.dir.path().join("blank-lines.csv");
+    std::fs::write(&file, text).unwrap();
+    let other = TestStore::new();
+    other
+        .knights()
+        .arg("import")
+        .arg(&file)
+        .assert()
+        .success()
+        .stderr(contains("imported"));
+    assert_eq!(other.answers(), test.answers());
+}

@@ -1318,3 +1318,73 @@ fn a_job_whose_clients_are_gone_is_cancelled_keeping_what_it_finished() {
         405
     );
 }
+
+/// `/api/answers` comes a page at a time: `limit` answers at most, and a `Link` header to the
+/// next page (the same query, `after` this page's last answer) until the last; the pages
+/// together are `query`'s listing, in its order.
+#[test]
+fn answers_come_in_pages_that_add_up_to_the_listing() {
+    let server = Server::start(&[]);
+    for path in [
+        "/api/count?rows=5&cols=4",
+        "/api/count?rows=3&cols=4&kind=closed",
+        "/api/count?rows=5&cols=5",
+    ] {
+        assert_eq!(server.get(path).status, 200, "{path}");
+    }
+    let output = server
+        .store
+        .knights()
+        .args(["query", "--format", "json"])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let listing: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let listing = listing.as_array().unwrap().clone();
+    assert!(listing.len() > 8, "{listing:?}");
+    for (first, size) in [("/api/answers?limit=4", 4), ("/api/answers?limit=1", 1)] {
+        let mut pages = Vec::new();
+        let mut next = Some(first.to_string());
+        while let Some(path) = next.take() {
+            assert!(pages.len() <= listing.len(), "pages without end");
+            let reply = server.get(&path);
+            assert_eq!(reply.status, 200, "{path}: {}", reply.body);
+            let page = reply.json().as_array().unwrap().clone();
+            assert!(!page.is_empty() && page.len() <= size, "{path}: {page:?}");
+            pages.extend(page);
+            next = reply.headers.get("link").map(|link| {
+                let (target, rel) = link.split_once("; ").unwrap();
+                assert_eq!(rel, "rel=\"next\"");
+                target
+                    .strip_prefix('<')
+                    .and_then(|t| t.strip_suffix('>'))
+                    .unwrap()
+                    .to_string()
+            });
+        }
+        assert_eq!(pages, listing, "{first}");
+    }
+    // Filters stay on every page.
+    let reply = server.get("/api/answers?board=5x5&limit=2");
+    let link = &reply.headers["link"];
+    assert!(
+        link.contains("board=5x5") && link.contains("limit=2"),
+        "{link}"
+    );
+    // One page that holds everything has no next.
+    let reply = server.get("/api/answers?limit=10000");
+    assert!(!reply.headers.contains_key("link"));
+    assert_eq!(reply.json().as_array().unwrap(), &listing);
+    for (path, says) in [
+        ("/api/answers?limit=0", "a page holds 1 to 10000 answers"),
+        (
+            "/api/answers?limit=10001",
+            "a page holds 1 to 10000 answers",
+        ),
+        ("/api/answers?after=5x5", "not a cursor of a listing"),
+    ] {
+        let reply = server.get(path);
+        assert_eq!(reply.status, 400, "{path}: {}", reply.body);
+        assert!(reply.error().contains(says), "{path}: {}", reply.body);
+    }
+}

@@ -4,14 +4,14 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 use knights::exchange::ExchangeFormat;
-use knights::output::Format;
-use knights::store::AnswerFilter;
-
 use knights::input::plural;
+use knights::output::Format;
+use knights::output::stream::AnswerStream;
+use knights::store::{PageSpec, StoreError};
 
 use crate::cli::exit::CliError;
 use crate::cli::flags::{FilterArgs, StoreOnlyFlags};
-use crate::cli::io::{print, write_file};
+use crate::cli::io::{check_output, escaped, write_output};
 use crate::cli::session::Session;
 use crate::cli::values::ExchangeArg;
 
@@ -37,15 +37,29 @@ pub struct Args {
 }
 
 pub fn run(args: Args, session: &Session) -> Result<()> {
+    // An output that would replace the store is refused before the store is read.
+    if let Some(path) = &args.output {
+        check_output(path)?;
+    }
     let store = session.required_store("export", args.unused.no_cache)?;
+    let filter = args.filter.filter()?;
+    let cancel = &session.cancel;
     // A row planted past the schema's rules is no answer to pass on, and leaving it out
-    // would make an export that looks complete: each is named, and nothing is written.
-    let listing = store.list_rows(&AnswerFilter::from(&args.filter))?;
-    if !listing.bad.is_empty() {
-        for bad in &listing.bad {
-            eprintln!("{}: {bad}", store.path());
+    // would make an export that looks complete: each is named, and nothing is written. A
+    // first pass finds them keeping nothing else, so that the export streams in a second.
+    let mut bad = Vec::new();
+    store.each_row(&filter, &PageSpec::default(), |listed| {
+        cancel.check()?;
+        if let Err(row) = listed.row {
+            bad.push(row);
         }
-        let n = listing.bad.len();
+        Ok::<(), anyhow::Error>(())
+    })?;
+    if !bad.is_empty() {
+        for row in &bad {
+            eprintln!("{}: {row}", store.path());
+        }
+        let n = bad.len();
         return Err(CliError {
             code: 2,
             message: format!(
@@ -58,19 +72,39 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
         }
         .into());
     }
-    let answers = listing.answers;
     let format = match (args.format, &args.output) {
         (Some(format), _) => format.into(),
         (None, Some(path)) => ExchangeFormat::from_file_name(&path.to_string_lossy()),
         (None, None) => ExchangeFormat::Csv,
     };
-    let text = Format::from(format).exporter().answers(&answers)?;
-    match args.output {
-        Some(path) => {
-            write_file(&path, &text)?;
-            eprintln!("exported {} answers to {}", answers.len(), path.display());
-            Ok(())
-        }
-        None => print(&text),
+    let mut stream = AnswerStream::new(Format::from(format)).expect("a format with lists");
+    let path = args.output.clone().unwrap_or_else(|| PathBuf::from("-"));
+    write_output(&path, |out| {
+        stream.begin(out)?;
+        store.each_row(&filter, &PageSpec::default(), |listed| {
+            cancel.check()?;
+            match listed.row {
+                Ok(answer) => Ok(stream.answer(out, &answer)?),
+                // Planted since the first pass: the file is left as it was.
+                Err(row) => Err(anyhow::Error::from(knights::Error::from(
+                    StoreError::Damaged {
+                        path: store.path().to_string(),
+                        detail: format!("{row}; nothing was exported"),
+                    },
+                ))),
+            }
+        })?;
+        Ok(stream.end(out)?)
+    })?;
+    if let Some(path) = &args.output
+        && path.as_os_str() != "-"
+    {
+        let n = stream.written();
+        eprintln!(
+            "exported {n} {} to {}",
+            plural(n as usize, "answer", "answers"),
+            escaped(path)
+        );
     }
+    Ok(())
 }

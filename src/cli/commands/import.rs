@@ -42,6 +42,8 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
         None => ExchangeFormat::from_file_name(&name),
     };
     let answers = exchange::read_answers_from(reader, format).map_err(|e| in_file(&name, e))?;
+    // A signal during the reading stops it at its next buffer; nothing was written yet.
+    session.cancel.check()?;
     let mut store = session.writable_store("import", args.unused.no_cache)?;
     let incoming = Incoming::File {
         name: &name,

@@ -1,11 +1,14 @@
 //! `knights query`: list the answers in the store.
 
+use std::path::Path;
+
 use anyhow::Result;
 use knights::output::Format;
-use knights::store::AnswerFilter;
+use knights::output::stream::AnswerStream;
+use knights::store::{PageSpec, StoreError};
 
 use crate::cli::flags::{FilterArgs, StoreOnlyFlags};
-use crate::cli::io::print;
+use crate::cli::io::write_output;
 use crate::cli::session::Session;
 use crate::cli::values::FormatArg;
 
@@ -29,6 +32,47 @@ pub struct Args {
 
 pub fn run(args: Args, session: &Session) -> Result<()> {
     let store = session.required_store("query", args.unused.no_cache)?;
-    let answers = store.list(&AnswerFilter::from(&args.filter))?;
-    print(&Format::from(args.format).exporter().answers(&answers)?)
+    let filter = args.filter.filter()?;
+    let cancel = &session.cancel;
+    let mut stream = AnswerStream::new(Format::from(args.format)).expect("a format with lists");
+    // A first pass keeps only a table's widths and the rows that break the schema's rules (an
+    // error before anything is printed, as `Store::list` gives it); the second prints.
+    let (mut first_bad, mut more_bad) = (None, 0usize);
+    store.each_row(&filter, &PageSpec::default(), |listed| {
+        cancel.check()?;
+        match listed.row {
+            Ok(answer) => stream.measure(&answer),
+            Err(row) if first_bad.is_none() => first_bad = Some(row),
+            Err(_) => more_bad += 1,
+        }
+        Ok::<(), anyhow::Error>(())
+    })?;
+    if let Some(first) = first_bad {
+        let more = match more_bad {
+            0 => String::new(),
+            1 => ", and 1 more such row".to_string(),
+            n => format!(", and {n} more such rows"),
+        };
+        return Err(knights::Error::from(StoreError::Damaged {
+            path: store.path().to_string(),
+            detail: format!("{first}{more}; run `knights verify`"),
+        })
+        .into());
+    }
+    write_output(Path::new("-"), |out| {
+        stream.begin(out)?;
+        store.each_row(&filter, &PageSpec::default(), |listed| {
+            cancel.check()?;
+            match listed.row {
+                Ok(answer) => Ok(stream.answer(out, &answer)?),
+                Err(row) => Err(anyhow::Error::from(knights::Error::from(
+                    StoreError::Damaged {
+                        path: store.path().to_string(),
+                        detail: format!("{row}; run `knights verify`"),
+                    },
+                ))),
+            }
+        })?;
+        Ok(stream.end(out)?)
+    })
 }

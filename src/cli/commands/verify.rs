@@ -4,7 +4,6 @@ use std::time::Duration;
 
 use anyhow::Result;
 use knights::input::plural;
-use knights::store::AnswerFilter;
 use knights::verify::{self, DEFAULT_RECOUNT_BUDGET, VerifyOptions};
 
 use crate::cli::exit::CliError;
@@ -66,7 +65,7 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
     }
     let store = session.store_as_found("verify")?;
     let options = VerifyOptions {
-        filter: AnswerFilter::from(&args.filter),
+        filter: args.filter.filter()?,
         recount: args.recount,
         budget: Duration::from_secs_f64(args.seconds),
     };
