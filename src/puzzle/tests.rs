@@ -329,7 +329,7 @@ fn quick_checks_say_why() {
     assert!(
         reason(&[(1, 0, 0), (30, 0, 3)], true)
             .unwrap()
-            .contains("step 30 at row 1, column 4 and step 1 at row 1, column 1 are 1 move apart")
+            .contains("step 1 at row 1, column 1 comes 1 move after step 30 at row 1, column 4")
     );
     assert_eq!(reason(&[(1, 0, 0), (30, 1, 2)], true), None);
     let odd = puzzle_with(board(5, 5), false, &[(2, 0, 0)]);
