@@ -12,7 +12,7 @@
 # corner's ends at once; and the puzzle view (a made puzzle revealed and counted as `knights
 # puzzle` does, a try's broken cells marked). Saves screenshots (wide and phone-sized) in $OUT (default
 # target/browser-check). Exits non-zero when a check fails; stops its server whatever happens.
-# Installs Debian's chromium when it is missing.
+# Installs Debian's chromium and poppler-utils when they are missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,10 +20,14 @@ OUT=${OUT:-target/browser-check}
 mkdir -p "$OUT"
 clock=$SECONDS
 
-if ! command -v chromium >/dev/null 2>&1; then
-    echo "browser check: installing chromium" >&2
+# pdftotext (poppler-utils) reads the printed worksheet back.
+missing=()
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+command -v pdftotext >/dev/null 2>&1 || missing+=(poppler-utils)
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "browser check: installing ${missing[*]}" >&2
     apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
 # The same build as `cargo test` (already there after it: `cargo build` alone would build
