@@ -18,6 +18,7 @@ mod puzzle;
 mod refusals;
 mod schedulers;
 mod serve;
+mod serve_work;
 mod shards;
 mod shipped;
 mod store;
