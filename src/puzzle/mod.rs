@@ -27,7 +27,7 @@ use crate::graph::{KnightGraph, MAX_BITSET_SQUARES};
 use crate::input::{InputError, echo};
 
 pub use make::{Made, fresh_seed, make};
-pub use solve::{count, count_capped, each_completion, solve};
+pub use solve::{count, count_capped, each_completion, solve, solve_within};
 
 /// The most bytes a puzzle's text may have (comments included): a 64-square board needs a few
 /// hundred.

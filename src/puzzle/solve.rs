@@ -99,11 +99,21 @@ fn completion(puzzle: &Puzzle, path: Vec<usize>) -> Result<Tour, Error> {
 /// One completion of `puzzle` (a tour, validated, that keeps every given number), or why there
 /// is none.
 pub fn solve(puzzle: &Puzzle, cancel: &CancelFlag) -> Result<Result<Tour, NoCompletion>, Error> {
+    solve_within(puzzle, MemoryBudget::DEFAULT, cancel)
+}
+
+/// [`solve`], the search's memory within `budget` (a server's share: past it the search
+/// remembers no more, and is slower, never larger).
+pub fn solve_within(
+    puzzle: &Puzzle,
+    budget: MemoryBudget,
+    cancel: &CancelFlag,
+) -> Result<Result<Tour, NoCompletion>, Error> {
     let (fixed, plan) = match prepare(puzzle)? {
         Ok(prepared) => prepared,
         Err(reason) => return Ok(Err(reason)),
     };
-    let mut finder = FixedPathFinder::new(fixed, cancel.clone())?;
+    let mut finder = FixedPathFinder::within(fixed, budget, cancel.clone())?;
     for (end, starts) in plan {
         for start in starts {
             if let Some(path) = finder.find(start, end)? {

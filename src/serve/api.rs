@@ -6,7 +6,7 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use axum::Router;
 use axum::extract::rejection::QueryRejection;
@@ -18,7 +18,7 @@ use serde::Serialize;
 use serde_json::value::RawValue;
 use tokio::sync::Semaphore;
 
-use super::jobs::{Asked, Job, JobState, Jobs, Work};
+use super::jobs::{self, Asked, Job, JobState, JobWork, Jobs, Place, Places};
 use super::page;
 use super::params::{AnswersRequest, CountRequest, TourRequest};
 use super::reply::{ApiError, json, with_type};
@@ -43,31 +43,87 @@ pub struct App(Arc<Shared>);
 
 struct Shared {
     store: Option<PathBuf>,
-    /// The budget of one job: the server's budget shared by the jobs that may run at once.
-    job_memory: crate::MemoryBudget,
-    /// The whole budget, for one tour at a time.
+    /// The whole budget: what a tour's arrays are checked against.
     memory: crate::MemoryBudget,
     limits: Limits,
+    /// The places of the jobs and puzzles, which share the budget.
+    places: Arc<Places>,
     jobs: Arc<Jobs>,
     /// Tour searches running at once (more wait their turn).
     tours: Semaphore,
-    /// Set when the server stops: ends the tour searches.
+    /// Puzzles waiting for a place: at most as many at once as may hold one, so that the
+    /// others wait their turn rather than being refused.
+    puzzles: Semaphore,
+    /// Set when the server stops: ends the tour searches and puzzles.
     stop: CancelFlag,
+}
+
+/// The longest any request's work may take on the server (a tour from one square, a puzzle):
+/// past it the work is stopped and answered 503.
+pub const WORK_SECONDS: u64 = 60;
+
+/// The cancel flag of one request's work, set when this is dropped: the request's future is
+/// dropped when its client hangs up (axum drops the handler's future when the connection
+/// closes), so work no client waits for stops at its next look at the flag.
+pub(super) struct RequestWork {
+    flag: CancelFlag,
+    limit: Option<Instant>,
+}
+
+impl RequestWork {
+    /// The flag the work looks at.
+    pub(super) fn flag(&self) -> CancelFlag {
+        self.flag.clone()
+    }
+
+    /// True when the flag was set by its time limit (not by the server stopping).
+    pub(super) fn out_of_time(&self) -> bool {
+        self.limit.is_some_and(|limit| Instant::now() >= limit)
+    }
+}
+
+impl Drop for RequestWork {
+    fn drop(&mut self) {
+        self.flag.cancel();
+    }
 }
 
 impl App {
     /// The state of a server run with `config`, stopped by `stop`.
     pub fn new(config: &Config, stop: CancelFlag) -> Self {
         let jobs = config.limits.jobs.max(1);
+        let places = Places::new(jobs, config.memory);
         App(Arc::new(Shared {
             store: config.store.clone(),
-            job_memory: crate::MemoryBudget::from_bytes(config.memory.bytes() / jobs as u64),
             memory: config.memory,
             limits: config.limits,
-            jobs: Jobs::new(jobs),
+            jobs: Jobs::new(places.clone()),
+            places,
             tours: Semaphore::new(jobs),
+            puzzles: Semaphore::new(jobs.saturating_sub(1).max(1)),
             stop,
         }))
+    }
+
+    /// A cancel flag for one request's work: set when the returned guard is dropped (the
+    /// request ended, or its client hung up), when the server stops, or after `limit`.
+    pub(super) fn request_work(&self, limit: Option<Duration>) -> RequestWork {
+        let work = RequestWork {
+            flag: CancelFlag::new(),
+            limit: limit.map(|limit| Instant::now() + limit),
+        };
+        let (watched, stop, deadline) = (work.flag.clone(), self.0.stop.clone(), work.limit);
+        // Ends with the flag, however it is set.
+        tokio::spawn(async move {
+            while !watched.is_cancelled() {
+                if stop.is_cancelled() || deadline.is_some_and(|d| Instant::now() >= d) {
+                    watched.cancel();
+                    break;
+                }
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+        });
+        work
     }
 
     /// Cancels, now and then, the running jobs whose clients are gone (none has asked for
@@ -81,23 +137,26 @@ impl App {
         }
     }
 
-    /// A place among the tour searches (puzzles take them too), waited for.
-    pub(super) async fn tour_turn(&self) -> Result<tokio::sync::SemaphorePermit<'_>, ApiError> {
-        self.0
-            .tours
-            .acquire()
-            .await
-            .map_err(|_| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "the server is stopping"))
-    }
-
-    /// Set when the server stops.
-    pub(super) fn stop_flag(&self) -> CancelFlag {
-        self.0.stop.clone()
-    }
-
-    /// The memory of one piece of work at a time (a tour search's: the whole budget).
-    pub(super) fn memory(&self) -> crate::MemoryBudget {
-        self.0.memory
+    /// A place for a puzzle, with its share of the memory: its turn among the puzzles waited
+    /// for (a client that hangs up leaves the queue), then a place, waited for up to the
+    /// server's `--wait` (the work of a puzzle whose client left gives its place back once it
+    /// has stopped), else 429, as a count is told when the jobs hold every place.
+    pub(super) async fn puzzle_place(
+        &self,
+    ) -> Result<(tokio::sync::SemaphorePermit<'_>, Place), ApiError> {
+        let turn = self.0.puzzles.acquire().await.map_err(|_| {
+            ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "the server is stopping")
+        })?;
+        let until = Instant::now() + self.0.limits.wait;
+        loop {
+            if let Some(place) = self.0.places.take(jobs::Work::Puzzle) {
+                return Ok((turn, place));
+            }
+            if Instant::now() >= until || self.0.stop.is_cancelled() {
+                return Err(jobs::busy(&self.0.places));
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
     }
 
     /// Cancels the running jobs and refuses new ones.
@@ -227,6 +286,9 @@ async fn count_answer(app: App, query: Pairs) -> Result<Response, ApiError> {
                 return Err(too_large(ends.board, "tables of ends", ""));
             }
             resolve::check_engines(&ends.questions(), &Settings::default())?;
+            if resolve::beyond_one_machine(ends.board) {
+                return served_ends_or_refusal(&app, request.asked, request.format, ends).await;
+            }
         }
     }
     let asked = request.asked;
@@ -237,7 +299,10 @@ async fn count_answer(app: App, query: Pairs) -> Result<Response, ApiError> {
     if questions.iter().all(|q| no_tour_for(q).is_some()) {
         // Theorems answer at once: no job, and no place taken among the jobs.
         let work = app.work(questions);
-        let resolution = blocking(move || Ok(work(&CancelFlag::new(), &mut |_| {})?)).await?;
+        // Theorems fill no table: no share of the budget.
+        let memory = crate::MemoryBudget::from_bytes(1 << 20);
+        let resolution =
+            blocking(move || Ok(work(&CancelFlag::new(), memory, &mut |_| {})?)).await?;
         return render_count(asked, request.format, &resolution);
     }
     let job = app.0.jobs.join_or_start(asked, app.work(questions))?;
@@ -247,6 +312,39 @@ async fn count_answer(app: App, query: Pairs) -> Result<Response, ApiError> {
         JobState::Cancelled => Err(cancelled(&job)),
         JobState::Running => Ok(job_response(&job, StatusCode::ACCEPTED)),
     }
+}
+
+/// A start's ends on a board whose counts from one square are beyond one machine: their sum is
+/// such a count, hours of work a pair, so they are shown only when the store holds every pair
+/// (a merged plan's, or counted pair by pair with `count --to`); otherwise refused at once with
+/// what it would cost, as the command refuses the count from the start.
+async fn served_ends_or_refusal(
+    app: &App,
+    asked: Asked,
+    format: &str,
+    ends: Ends,
+) -> Result<Response, ApiError> {
+    let mut questions = ends.questions();
+    questions.sort();
+    questions.dedup();
+    if let Some(stored) = app.stored(&questions).await? {
+        return render_count(asked, format, &stored);
+    }
+    let held = app.stored_among(&questions).await?;
+    let board = ends.board;
+    Err(ApiError::new(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        format!(
+            "the ends of {} on the {board} board are {} distinct pair counts of hours each (their sum is a count from one square, beyond one machine), and the answer store holds {held} of them; this server shows them once it holds them all: `knights count {} {} {} {} --to ROW COL` counts one pair, `knights shards plan` splits them for many machines",
+            ends.start,
+            questions.len(),
+            board.rows(),
+            board.cols(),
+            ends.start.row,
+            ends.start.col,
+        ),
+    )
+    .of_kind("beyond_one_machine"))
 }
 
 fn cancelled(job: &Job) -> ApiError {
@@ -287,12 +385,24 @@ impl App {
         .await
     }
 
+    /// How many of `questions` the store holds.
+    async fn stored_among(&self, questions: &[Question]) -> Result<usize, ApiError> {
+        let Some(path) = self.0.store.clone() else {
+            return Ok(0);
+        };
+        let questions = questions.to_vec();
+        blocking(move || {
+            let store = Store::open(&path)?;
+            Ok(served::lookup(&store, &questions)?.len())
+        })
+        .await
+    }
+
     /// A job's work: the store opened on its own thread (a `Store` is not `Sync`), then the
-    /// questions resolved as the command does, saving every answer.
-    fn work(&self, questions: Vec<Question>) -> Work {
+    /// questions resolved as the command does within the job's memory, saving every answer.
+    fn work(&self, questions: Vec<Question>) -> JobWork {
         let store = self.0.store.clone();
-        let memory = self.0.job_memory;
-        Box::new(move |cancel, progress| {
+        Box::new(move |cancel, memory, progress| {
             let mut store = store.as_deref().map(Store::open).transpose()?;
             let settings = Settings {
                 engine: EngineChoice::Auto,
@@ -732,7 +842,15 @@ async fn tour_answer(app: App, query: Pairs) -> Result<Response, ApiError> {
         app.0.tours.acquire().await.map_err(|_| {
             ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "the server is stopping")
         })?;
-    let stop = app.0.stop.clone();
+    // Between two squares the search keeps its own time (`--tour-seconds`); any other tour
+    // has the server's longest. Either way it stops when its client goes.
+    let work = app.request_work(
+        request
+            .end
+            .is_none()
+            .then_some(Duration::from_secs(WORK_SECONDS)),
+    );
+    let stop = work.flag();
     let svg = request.format == "svg";
     // Finding and writing a large tour both take time: off the server's threads.
     let text = blocking(move || {
@@ -764,7 +882,19 @@ async fn tour_answer(app: App, query: Pairs) -> Result<Response, ApiError> {
         let record = record.trim_end().strip_suffix('}').unwrap_or(&record);
         Ok(format!("{record},{}", extra.trim_start_matches('{')))
     })
-    .await?;
+    .await
+    .map_err(|e| {
+        if e.kind == "interrupted" && work.out_of_time() {
+            ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                format!(
+                    "the tour search was stopped: this server gives a tour at most {WORK_SECONDS} s; `knights tour` has no such limit"
+                ),
+            )
+        } else {
+            e
+        }
+    })?;
     if !svg {
         return Ok(json(StatusCode::OK, text));
     }

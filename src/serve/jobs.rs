@@ -4,6 +4,10 @@
 //! A job runs the blocking engines on tokio's blocking threads. Its result stays readable at
 //! its address for a while after it ends; a question asked again after that is answered from
 //! the store (or computed again with `--no-cache`).
+//!
+//! Every computation of the server (a job, a puzzle) holds a [`Place`] while it runs, and its
+//! memory is its place's share of the server's one budget: together they never ask for more
+//! than `--memory`.
 
 use std::collections::{BTreeMap, HashMap};
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -17,6 +21,7 @@ use tokio::sync::watch;
 use super::reply::ApiError;
 use crate::cancel::CancelFlag;
 use crate::error::Error;
+use crate::memory::MemoryBudget;
 use crate::question::Question;
 use crate::resolve::{Progress, Resolution, estimated_work};
 use crate::view::{Ends, View};
@@ -104,19 +109,30 @@ impl Job {
         self.state.borrow().clone()
     }
 
-    /// Waits until it ends or `timeout` passes, and says where it is then.
+    /// Waits until it ends or `timeout` passes, and says where it is then. A request that is
+    /// dropped while it waits (its client hung up: axum drops the handler's future) leaves the
+    /// job, as [`Job::leave`] does: the last client gone cancels it.
     pub async fn wait(&self, timeout: Duration) -> JobState {
         self.touch();
         self.waiting.fetch_add(1, Ordering::Relaxed);
-        // Counted out however the request ends (a client that hangs up drops this future).
-        struct Waiting<'a>(&'a Job);
+        // Counted out however the request ends.
+        struct Waiting<'a> {
+            job: &'a Job,
+            answered: bool,
+        }
         impl Drop for Waiting<'_> {
             fn drop(&mut self) {
-                self.0.waiting.fetch_sub(1, Ordering::Relaxed);
-                self.0.touch();
+                self.job.waiting.fetch_sub(1, Ordering::Relaxed);
+                self.job.touch();
+                if !self.answered {
+                    self.job.leave();
+                }
             }
         }
-        let _waiting = Waiting(self);
+        let mut waiting = Waiting {
+            job: self,
+            answered: false,
+        };
         let mut receiver = self.state.subscribe();
         // A timeout is the normal way out for a long job: the state says which it was.
         let _ = tokio::time::timeout(
@@ -124,6 +140,7 @@ impl Job {
             receiver.wait_for(|state| !matches!(state, JobState::Running)),
         )
         .await;
+        waiting.answered = true;
         self.state()
     }
 
@@ -211,15 +228,151 @@ impl Job {
     }
 }
 
-/// The work of a job: given its cancel flag and a progress callback, the resolution.
-pub type Work =
-    Box<dyn FnOnce(&CancelFlag, &mut dyn FnMut(Progress<'_>)) -> Result<Resolution, Error> + Send>;
+/// The work of a job: given its cancel flag, its memory and a progress callback, the
+/// resolution.
+pub type JobWork = Box<
+    dyn FnOnce(&CancelFlag, MemoryBudget, &mut dyn FnMut(Progress<'_>)) -> Result<Resolution, Error>
+        + Send,
+>;
+
+/// Boards of at most this many squares are quick work (the memo engine counts any question of
+/// them within a second or so): a job of such questions only may take the quick place when
+/// every other place is taken, so that long jobs never make short ones wait or be refused.
+pub const QUICK_SQUARES: u64 = 36;
+
+/// The quick place's memory at most: quick work needs little.
+const QUICK_MEMORY: u64 = 64 << 20;
+
+/// What a place is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Work {
+    /// A job whose every question is on a board of at most [`QUICK_SQUARES`] squares.
+    Quick,
+    /// Any other job.
+    Long,
+    /// A puzzle completed, counted or made: at most all places but one at a time, so that
+    /// puzzles never hold every place.
+    Puzzle,
+}
+
+/// The server's places of computation: `general` places for any work and one more for quick
+/// work only, each with its share of the one memory budget (the quick place a small one).
+#[derive(Debug)]
+pub struct Places {
+    general: usize,
+    share: MemoryBudget,
+    quick_share: MemoryBudget,
+    taken: Mutex<Taken>,
+}
+
+#[derive(Debug, Default)]
+struct Taken {
+    general: usize,
+    puzzles: usize,
+    quick: bool,
+}
+
+/// A place held by one computation, given back when dropped.
+#[derive(Debug)]
+pub struct Place {
+    places: Arc<Places>,
+    work: Work,
+    in_quick: bool,
+    budget: MemoryBudget,
+}
+
+impl Place {
+    /// The memory this computation may use: its share of the server's budget.
+    pub fn budget(&self) -> MemoryBudget {
+        self.budget
+    }
+}
+
+impl Drop for Place {
+    fn drop(&mut self) {
+        let mut taken = lock(&self.places.taken);
+        if self.in_quick {
+            taken.quick = false;
+        } else {
+            taken.general -= 1;
+        }
+        if self.work == Work::Puzzle {
+            taken.puzzles -= 1;
+        }
+    }
+}
+
+impl Places {
+    /// `general` places (at least 1) and the quick one, sharing `memory`.
+    pub fn new(general: usize, memory: MemoryBudget) -> Arc<Self> {
+        let general = general.max(1);
+        let quick = (memory.bytes() / (general as u64 + 1)).min(QUICK_MEMORY);
+        Arc::new(Places {
+            general,
+            share: MemoryBudget::from_bytes((memory.bytes() - quick) / general as u64),
+            quick_share: MemoryBudget::from_bytes(quick),
+            taken: Mutex::new(Taken::default()),
+        })
+    }
+
+    /// A place for `work` if one is free now.
+    pub fn take(self: &Arc<Self>, work: Work) -> Option<Place> {
+        let mut taken = lock(&self.taken);
+        let puzzles_allowed = self.general.saturating_sub(1).max(1);
+        let general_free = taken.general < self.general
+            && (work != Work::Puzzle || taken.puzzles < puzzles_allowed);
+        let (in_quick, budget) = if general_free {
+            taken.general += 1;
+            (false, self.share)
+        } else if work == Work::Quick && !taken.quick {
+            taken.quick = true;
+            (true, self.quick_share)
+        } else {
+            return None;
+        };
+        if work == Work::Puzzle {
+            taken.puzzles += 1;
+        }
+        Some(Place {
+            places: self.clone(),
+            work,
+            in_quick,
+            budget,
+        })
+    }
+
+    /// The general places taken now.
+    pub fn busy(&self) -> usize {
+        lock(&self.taken).general
+    }
+}
+
+/// The work of a job is quick when every one of `questions` is on a small board.
+pub fn kind_of(questions: &[Question]) -> Work {
+    if questions.iter().all(|q| q.board.squares() <= QUICK_SQUARES) {
+        Work::Quick
+    } else {
+        Work::Long
+    }
+}
+
+/// The one line of a request refused because every place is taken.
+pub fn busy(places: &Places) -> ApiError {
+    let busy = places.busy();
+    ApiError::new(
+        StatusCode::TOO_MANY_REQUESTS,
+        format!(
+            "the server is already computing {busy} question{} (its limit, --max-jobs); try again when one finishes (GET /api/jobs lists them)",
+            if busy == 1 { "" } else { "s" }
+        ),
+    )
+}
 
 /// Every job of the server.
 #[derive(Debug)]
 pub struct Jobs {
     inner: Mutex<Inner>,
-    limit: usize,
+    places: Arc<Places>,
 }
 
 #[derive(Debug, Default)]
@@ -239,17 +392,22 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl Jobs {
-    /// No jobs yet; at most `limit` running at once.
-    pub fn new(limit: usize) -> Arc<Self> {
+    /// No jobs yet; each runs in one of `places`.
+    pub fn new(places: Arc<Places>) -> Arc<Self> {
         Arc::new(Jobs {
             inner: Mutex::new(Inner::default()),
-            limit: limit.max(1),
+            places,
         })
     }
 
     /// The running job that answers `view`'s questions, joined; or a new job that runs
-    /// `work` — unless the server is stopping (503) or already runs its limit of jobs (429).
-    pub fn join_or_start(self: &Arc<Self>, asked: Asked, work: Work) -> Result<Arc<Job>, ApiError> {
+    /// `work` — unless the server is stopping (503) or has no place for it (429: every place
+    /// taken, the quick one too for quick work).
+    pub fn join_or_start(
+        self: &Arc<Self>,
+        asked: Asked,
+        work: JobWork,
+    ) -> Result<Arc<Job>, ApiError> {
         let mut questions = asked.questions();
         questions.sort();
         questions.dedup();
@@ -269,16 +427,9 @@ impl Jobs {
             job.touch();
             return Ok(job);
         }
-        if inner.running.len() >= self.limit {
-            return Err(ApiError::new(
-                StatusCode::TOO_MANY_REQUESTS,
-                format!(
-                    "the server is already computing {} question{} (its limit, --max-jobs); try again when one finishes (GET /api/jobs lists them)",
-                    inner.running.len(),
-                    if inner.running.len() == 1 { "" } else { "s" }
-                ),
-            ));
-        }
+        let Some(place) = self.places.take(kind_of(&questions)) else {
+            return Err(busy(&self.places));
+        };
         inner.prune();
         inner.next += 1;
         let (state, _) = watch::channel(JobState::Running);
@@ -318,8 +469,14 @@ impl Jobs {
                         .fetch_add(estimated_work(&answer.question), Ordering::Relaxed);
                 }
             };
+            let budget = place.budget();
             // A panic must still end the job, or its question would wait on it for ever.
-            let outcome = catch_unwind(AssertUnwindSafe(|| work(&running.cancel, &mut progress)));
+            let outcome = catch_unwind(AssertUnwindSafe(|| {
+                work(&running.cancel, budget, &mut progress)
+            }));
+            // The place is free before the job is said to end: a client told it ended may
+            // start another at once.
+            drop(place);
             let state = match outcome {
                 Ok(Ok(resolution)) => JobState::Done(Arc::new(resolution)),
                 Ok(Err(Error::Interrupted)) => JobState::Cancelled,

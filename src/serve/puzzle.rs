@@ -7,9 +7,10 @@
 //! number of completions; 422 with the reason when there is none, 400 for bad input.
 //! `GET /api/puzzle/new?rows=6&cols=6[&closed=1][&clues=N][&seed=S]` makes one.
 //!
-//! Each piece of work runs on a blocking thread, one at a time per place among the tour
-//! searches, within the server's memory and [`PUZZLE_SECONDS`]: past them it is stopped and
-//! answered 503.
+//! Each piece of work runs on a blocking thread in a place of the server's computations (a job
+//! place: puzzles wait their turn for one, and never hold them all), within its place's share
+//! of the server's memory and [`PUZZLE_SECONDS`]: past them it is stopped and answered 503. A
+//! client that hangs up stops its puzzle at once.
 
 use std::time::{Duration, Instant};
 
@@ -19,15 +20,16 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::Response;
 use serde::{Deserialize, Serialize};
 
-use super::api::{App, Pairs, answer, blocking, pairs};
+use super::api::{App, Pairs, WORK_SECONDS, answer, blocking, pairs};
 use super::reply::{ApiError, json};
 use crate::board::Board;
 use crate::cancel::CancelFlag;
+use crate::memory::MemoryBudget;
 use crate::output::to_json;
 use crate::puzzle::{self, CountRecord, MadeRecord, Puzzle};
 
 /// The longest a puzzle's work may take on the server.
-pub const PUZZLE_SECONDS: u64 = 60;
+pub const PUZZLE_SECONDS: u64 = WORK_SECONDS;
 
 /// A puzzle sent as JSON.
 #[derive(Deserialize)]
@@ -123,29 +125,22 @@ fn read(headers: &HeaderMap, body: &[u8], closed: bool) -> Result<Puzzle, ApiErr
     }
 }
 
-/// Runs `work` with a flag that is set when the server stops or [`PUZZLE_SECONDS`] pass.
+/// Runs `work` in a place, with its share of the memory and a flag that is set when the server
+/// stops, [`PUZZLE_SECONDS`] pass, or the request is dropped (its client hung up). The place is
+/// held until the work has stopped, not only until the request ends.
 async fn bounded<T: Send + 'static>(
     app: &App,
-    work: impl FnOnce(&CancelFlag) -> Result<T, ApiError> + Send + 'static,
+    work: impl FnOnce(&CancelFlag, MemoryBudget) -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
-    let _turn = app.tour_turn().await?;
-    let cancel = CancelFlag::new();
-    let watched = cancel.clone();
-    let stop = app.stop_flag();
-    let watcher = tokio::spawn(async move {
-        let deadline = Instant::now() + Duration::from_secs(PUZZLE_SECONDS);
-        while !watched.is_cancelled() {
-            if stop.is_cancelled() || Instant::now() >= deadline {
-                watched.cancel();
-                break;
-            }
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
-    });
-    let flag = cancel.clone();
-    let result = blocking(move || work(&flag)).await;
-    cancel.cancel();
-    let _ = watcher.await;
+    let (_turn, place) = app.puzzle_place().await?;
+    let request = app.request_work(Some(Duration::from_secs(PUZZLE_SECONDS)));
+    let flag = request.flag();
+    let result = blocking(move || {
+        let place = place;
+        work(&flag, place.budget())
+    })
+    .await;
+    drop(request);
     result.map_err(|e| {
         if e.status == StatusCode::SERVICE_UNAVAILABLE {
             ApiError::new(
@@ -179,8 +174,7 @@ async fn solve_answer(
     let pairs = pairs(query)?;
     let count = flag(&pairs, "count")?;
     let puzzle = read(&headers, &body, flag(&pairs, "closed")?)?;
-    let memory = app.memory();
-    bounded(&app, move |cancel| {
+    bounded(&app, move |cancel, memory| {
         let clock = Instant::now();
         if count {
             let counted = puzzle::count(&puzzle, memory, cancel, &mut |_, _| {})?;
@@ -195,7 +189,7 @@ async fn solve_answer(
                 to_json(&CountReply { record, seconds }),
             ));
         }
-        let tour = match puzzle::solve(&puzzle, cancel)? {
+        let tour = match puzzle::solve_within(&puzzle, memory, cancel)? {
             Ok(tour) => tour,
             Err(reason) => return Err(ApiError::no_tour(reason.to_string())),
         };
@@ -236,8 +230,7 @@ async fn make_answer(app: App, query: Pairs) -> Result<Response, ApiError> {
     let closed = flag(&pairs, "closed")?;
     let clues = number(&pairs, "clues")?.map(|n| n.min(board.squares()) as usize);
     let seed = number(&pairs, "seed")?.unwrap_or(0);
-    let memory = app.memory();
-    bounded(&app, move |cancel| {
+    bounded(&app, move |cancel, memory| {
         let clock = Instant::now();
         let made = match puzzle::make(board, closed, clues, seed, memory, cancel)? {
             Ok(made) => made,

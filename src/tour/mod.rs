@@ -375,9 +375,10 @@ const BETWEEN_QUICK_ATTEMPTS: usize = 20;
 
 /// Finds an open tour of `board` from `start` that ends on `end`, decided exactly where it can
 /// be: a theorem or a `known` count of 0 says there is none; boards of at most
-/// [`BETWEEN_EXACT_SQUARES`] squares, and any pair whose `known` count is positive, are
-/// searched with no time limit (a search that must find one); on other boards the search
-/// stops after `limit` with [`Error::TourSearchGaveUp`], which does not mean there is none.
+/// [`BETWEEN_EXACT_SQUARES`] squares are searched with no time limit; on other boards the
+/// search stops after `limit` with [`Error::TourSearchGaveUp`], which does not mean there is
+/// none — even when a positive `known` count says one exists, since finding it may take far
+/// longer than counting took (a server gives no search more than its time).
 /// The tour is checked to end on `end` before it is returned.
 pub fn find_tour_between(
     board: Board,
@@ -402,7 +403,7 @@ pub fn find_tour_between(
     if known.is_some_and(Zero::is_zero) {
         return Ok(Err(none(true)));
     }
-    let unlimited = board.squares() <= BETWEEN_EXACT_SQUARES || known.is_some();
+    let unlimited = board.squares() <= BETWEEN_EXACT_SQUARES;
     let clock = Instant::now();
     let deadline = (!unlimited).then(|| clock + limit);
     // The search's own flag: set by the caller's, or when the time is up.

@@ -19,6 +19,7 @@ mod refusals;
 mod schedulers;
 mod serve;
 mod serve_clients;
+mod serve_work;
 mod shards;
 mod shipped;
 mod store;

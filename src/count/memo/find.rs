@@ -23,7 +23,7 @@ pub fn find_open_tour(
     start: Square,
     cancel: CancelFlag,
 ) -> Result<Option<Vec<usize>>, Error> {
-    let mut finder = Finder::new(board, start, cancel)?;
+    let mut finder = Finder::new(board, start, MemoryBudget::DEFAULT, cancel)?;
     if colour_forbids_start(board, start) {
         return Ok(None);
     }
@@ -45,7 +45,7 @@ pub fn find_open_tour_between(
     cancel: CancelFlag,
 ) -> Result<Option<Vec<usize>>, Error> {
     crate::question::check_pair(board, start, end)?;
-    let mut finder = Finder::new(board, start, cancel)?;
+    let mut finder = Finder::new(board, start, MemoryBudget::DEFAULT, cancel)?;
     if colour_forbids_start(board, start) || colour_forbids_start(board, end) {
         return Ok(None);
     }
@@ -66,7 +66,7 @@ pub fn find_closed_tour(
     start: Square,
     cancel: CancelFlag,
 ) -> Result<Option<Vec<usize>>, Error> {
-    let mut finder = Finder::new(board, start, cancel)?;
+    let mut finder = Finder::new(board, start, MemoryBudget::DEFAULT, cancel)?;
     let graph = &finder.engine.graph;
     // Every cycle passes through the pivot: with two neighbours, the cycle is a path between
     // them through every other square.
@@ -88,7 +88,7 @@ pub fn find_closed_tour(
     'search: for &first in &ends {
         for &last in ends.iter().filter(|&&e| e != first) {
             finder.engine.end = bit(last);
-            finder.dead.iter_mut().for_each(|d| d.clear());
+            finder.forget();
             let same_colour = (bit(first) & corner != 0) == (bit(last) & corner != 0);
             if same_colour != odd_path {
                 continue;
@@ -123,10 +123,20 @@ pub struct FixedPathFinder {
 }
 
 impl FixedPathFinder {
-    /// A finder for the board of `fixed`.
+    /// A finder for the board of `fixed`, remembering states within the default budget.
     pub fn new(fixed: FixedSteps, cancel: CancelFlag) -> Result<Self, Error> {
+        Self::within(fixed, MemoryBudget::DEFAULT, cancel)
+    }
+
+    /// A finder for the board of `fixed` whose states known to lead nowhere take at most
+    /// `budget` (past it the search goes on remembering no more: slower, never larger).
+    pub fn within(
+        fixed: FixedSteps,
+        budget: MemoryBudget,
+        cancel: CancelFlag,
+    ) -> Result<Self, Error> {
         let board = fixed.board();
-        let mut finder = Finder::new(board, Square::new(0, 0), cancel)?;
+        let mut finder = Finder::new(board, Square::new(0, 0), budget, cancel)?;
         finder.engine = finder.engine.with_fixed_steps(fixed)?;
         Ok(FixedPathFinder { finder })
     }
@@ -159,7 +169,11 @@ impl FixedPathFinder {
         };
         if engine.end != end_bit {
             engine.end = end_bit;
-            self.finder.dead.iter_mut().for_each(|d| d.clear());
+            forget(
+                &mut self.finder.dead,
+                &mut self.finder.dead_room,
+                self.finder.dead_budget,
+            );
         }
         let unvisited = engine.graph.all() & !bit(index);
         let corner = engine.graph.corner_colour();
@@ -180,27 +194,56 @@ impl FixedPathFinder {
     }
 }
 
+/// The bytes one state known to lead nowhere may cost in its set: its 8 and one of control,
+/// over the table's load factor, twice while the table grows into a new one.
+const DEAD_BYTES: u64 = 24;
+
+/// Empties `dead` and gives back its memory (a cleared set would keep its table): its states
+/// hold for one end only.
+fn forget(dead: &mut [hashbrown::HashSet<SquareSet>], room: &mut u64, budget: u64) {
+    dead.iter_mut().for_each(|d| *d = hashbrown::HashSet::new());
+    *room = budget;
+}
+
 /// The search behind [`find_open_tour`] and [`find_closed_tour`].
 struct Finder {
     engine: MemoCounter,
     /// States known to lead nowhere, per current square.
     dead: Vec<hashbrown::HashSet<SquareSet>>,
+    /// States that may still be remembered within the budget.
+    dead_room: u64,
+    /// The budget's states.
+    dead_budget: u64,
     steps: u64,
 }
 
 impl Finder {
-    /// A search on `board` for a tour through `start` (checked to be on the board).
-    fn new(board: Board, start: Square, cancel: CancelFlag) -> Result<Self, Error> {
+    /// A search on `board` for a tour through `start` (checked to be on the board), its
+    /// remembered states within `budget`.
+    fn new(
+        board: Board,
+        start: Square,
+        budget: MemoryBudget,
+        cancel: CancelFlag,
+    ) -> Result<Self, Error> {
         board.check_square(start)?;
-        let engine = MemoCounter::new(board, MemoryBudget::DEFAULT, cancel)?;
+        let engine = MemoCounter::new(board, budget, cancel)?;
         let dead = (0..engine.graph.len())
             .map(|_| hashbrown::HashSet::new())
             .collect();
+        let dead_budget = budget.bytes() / DEAD_BYTES;
         Ok(Finder {
             engine,
             dead,
+            dead_room: dead_budget,
+            dead_budget,
             steps: 0,
         })
+    }
+
+    /// Forgets every state remembered ([`forget`]).
+    fn forget(&mut self) {
+        forget(&mut self.dead, &mut self.dead_room, self.dead_budget);
     }
 
     fn search(
@@ -249,7 +292,8 @@ impl Finder {
             }
             path.pop();
         }
-        if self.dead[current].len() < 1 << 22 {
+        if self.dead[current].len() < 1 << 22 && self.dead_room > 0 {
+            self.dead_room -= 1;
             self.dead[current].insert(unvisited);
         }
         Ok(false)
