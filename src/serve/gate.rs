@@ -60,9 +60,7 @@ impl Gate {
             return true;
         }
         let name = normal_name(host);
-        name == "localhost"
-            || name.ends_with(".localhost")
-            || self.names.contains(&name)
+        name == "localhost" || name.ends_with(".localhost") || self.names.contains(&name)
     }
 
     /// The request's host, checked: the `Host` header (at most one), and the authority of an
