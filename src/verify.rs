@@ -324,6 +324,7 @@ fn recount(
         halves: settings.halves.clone(),
         one_at_a_time: settings.one_at_a_time,
         cancel: stop.clone(),
+        threads: settings.threads.clone(),
     };
     std::thread::scope(|scope| {
         // Stops the engines at the deadline, or at Ctrl-C.

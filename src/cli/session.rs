@@ -154,6 +154,7 @@ impl Session {
             halves: self.halves.clone(),
             one_at_a_time: false,
             cancel: self.cancel.clone(),
+            threads: None,
         }
     }
 }

@@ -159,7 +159,7 @@ fn board_has_no_open_tour(board: Board) -> bool {
 /// Seeds [`fresh_seed`] picks from: short enough to type again.
 pub const FRESH_SEEDS: u64 = 1_000_000;
 
-/// A seed for a new puzzle, different from run to run (below [`FRESH_SEEDS`]): the standard
+/// A seed for a new puzzle, different from run to run (below `FRESH_SEEDS`): the standard
 /// library's per-process random hash keys, mixed with the time.
 pub fn fresh_seed() -> u64 {
     use std::hash::{BuildHasher, Hasher};

@@ -85,6 +85,9 @@ pub struct Settings {
     pub one_at_a_time: bool,
     /// Stops the work cleanly when set.
     pub cancel: CancelFlag,
+    /// The threads to compute on: `None`, rayon's global pool (every core); a server gives
+    /// each of its computations its own, so that none waits behind another's tasks.
+    pub threads: Option<std::sync::Arc<rayon::ThreadPool>>,
 }
 
 /// Progress of a run, reported on the calling thread.

@@ -1,5 +1,5 @@
-//! Computing what the store lacks: one task per question on all cores (rayon), small boards
-//! first, and every answer saved as it arrives, in short transactions, so that an interrupted
+//! Computing what the store lacks: one task per question on all cores (rayon's global pool,
+//! or the pool of [`Settings::threads`]), small boards first, and every answer saved as it arrives, in short transactions, so that an interrupted
 //! or failed run keeps everything it finished. How one question is counted is `run.rs`'s.
 
 use std::collections::{BTreeMap, HashMap};
@@ -56,7 +56,13 @@ pub(super) fn compute(
     tasks.sort_by_key(|task| task.order());
 
     // Tasks running side by side share the budget; a task alone has all of it.
-    let threads = rayon::current_num_threads().max(1) as u64;
+    let pool = settings.threads.clone();
+    let threads = pool
+        .as_ref()
+        .map_or_else(rayon::current_num_threads, |pool| {
+            pool.current_num_threads()
+        })
+        .max(1) as u64;
     let sharing = if tasks.len() == 1 || settings.one_at_a_time {
         1
     } else {
@@ -91,11 +97,19 @@ pub(super) fn compute(
             };
             // One task at a time, each with the whole budget and every core inside it; else
             // the tasks side by side.
-            if one_at_a_time {
-                let mut sender = sender;
-                tasks.iter().for_each(|task| each(&mut sender, task));
-            } else {
-                tasks.par_iter().for_each_with(sender, each);
+            let run = move || {
+                if one_at_a_time {
+                    let mut sender = sender;
+                    tasks.iter().for_each(|task| each(&mut sender, task));
+                } else {
+                    tasks.par_iter().for_each_with(sender, each);
+                }
+            };
+            // On the pool given, the engines' own parallel loops included (they run on the
+            // pool of the thread that calls them).
+            match pool {
+                Some(pool) => pool.install(run),
+                None => run(),
             }
         });
 

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use axum::Router;
 use axum::extract::rejection::QueryRejection;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Extension, Path, Query, State};
 use axum::http::{HeaderValue, Method, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -18,10 +18,11 @@ use serde::Serialize;
 use serde_json::value::RawValue;
 use tokio::sync::Semaphore;
 
-use super::jobs::{self, Asked, Job, JobState, JobWork, Jobs, Place, Places};
+use super::jobs::{self, Asked, Job, JobState, JobWork, Jobs, Place, Places, Room};
 use super::page;
 use super::params::{AnswersRequest, CountRequest, TourRequest};
 use super::reply::{ApiError, json, with_type};
+use super::share::{Client, Shares};
 use super::{Config, Limits};
 use crate::cancel::CancelFlag;
 use crate::count::CountTable;
@@ -50,6 +51,8 @@ struct Shared {
     jobs: Arc<Jobs>,
     /// Tour searches running at once (more wait their turn).
     tours: Semaphore,
+    /// Each client's share of the tour searches (one more waits for one of its own to end).
+    tour_shares: Arc<Shares>,
     /// Puzzles waiting for a place: at most as many at once as may hold one, so that the
     /// others wait their turn rather than being refused.
     puzzles: Semaphore,
@@ -91,7 +94,7 @@ impl App {
     /// The state of a server run with `config`, stopped by `stop`.
     pub fn new(config: &Config, stop: CancelFlag) -> Self {
         let jobs = config.limits.jobs.max(1);
-        let places = Places::new(jobs, config.memory);
+        let places = Places::new(jobs, config.limits.client_jobs, config.memory);
         App(Arc::new(Shared {
             store: config.store.clone(),
             memory: config.memory,
@@ -99,6 +102,7 @@ impl App {
             jobs: Jobs::new(places.clone()),
             places,
             tours: Semaphore::new(jobs),
+            tour_shares: Shares::new(config.limits.client_jobs.clamp(1, jobs)),
             puzzles: Semaphore::new(jobs.saturating_sub(1).max(1)),
             stop,
         }))
@@ -136,23 +140,35 @@ impl App {
         }
     }
 
-    /// A place for a puzzle, with its share of the memory: its turn among the puzzles waited
-    /// for (a client that hangs up leaves the queue), then a place, waited for up to the
-    /// server's `--wait` (the work of a puzzle whose client left gives its place back once it
-    /// has stopped), else 429, as a count is told when the jobs hold every place.
+    /// A place for a puzzle of `client`, with its share of the memory: its turn among the
+    /// puzzles waited for (a client that hangs up leaves the queue), then a place, both within
+    /// the server's `--wait` (the work of a puzzle whose client left gives its place back once
+    /// it has stopped), else 429, as a count is told when the jobs hold every place or the
+    /// client its share of them.
     pub(super) async fn puzzle_place(
         &self,
+        client: Client,
     ) -> Result<(tokio::sync::SemaphorePermit<'_>, Place), ApiError> {
-        let turn = self.0.puzzles.acquire().await.map_err(|_| {
-            ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "the server is stopping")
-        })?;
-        let until = Instant::now() + self.0.limits.wait;
-        loop {
-            if let Some(place) = self.0.places.take(jobs::Work::Puzzle) {
-                return Ok((turn, place));
+        let until = tokio::time::Instant::now() + self.0.limits.wait;
+        let turn = match tokio::time::timeout_at(until, self.0.puzzles.acquire()).await {
+            Ok(Ok(turn)) => turn,
+            Ok(Err(_)) => {
+                return Err(ApiError::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "the server is stopping",
+                ));
             }
-            if Instant::now() >= until || self.0.stop.is_cancelled() {
-                return Err(jobs::busy(&self.0.places));
+            // The puzzles before it hold their places: the place's own refusal says so.
+            Err(_) => return Err(self.0.places.refusal(jobs::Work::Puzzle, client)),
+        };
+        loop {
+            match self.0.places.take(jobs::Work::Puzzle, client) {
+                Ok(place) => return Ok((turn, place)),
+                Err(refused) => {
+                    if tokio::time::Instant::now() >= until || self.0.stop.is_cancelled() {
+                        return Err(refused);
+                    }
+                }
             }
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
@@ -238,11 +254,15 @@ async fn not_found(uri: Uri) -> Response {
 // ---------------------------------------------------------------------------------------
 // /api/count
 
-async fn count(State(app): State<App>, query: Pairs) -> Response {
-    answer(count_answer(app, query).await)
+async fn count(
+    State(app): State<App>,
+    Extension(client): Extension<Client>,
+    query: Pairs,
+) -> Response {
+    answer(count_answer(app, client, query).await)
 }
 
-async fn count_answer(app: App, query: Pairs) -> Result<Response, ApiError> {
+async fn count_answer(app: App, client: Client, query: Pairs) -> Result<Response, ApiError> {
     let request = CountRequest::parse(pairs(query)?, app.0.limits.wait)?;
     // The engines' limits first, before a table's starts are listed.
     let limit = app.0.limits.table_squares;
@@ -300,11 +320,17 @@ async fn count_answer(app: App, query: Pairs) -> Result<Response, ApiError> {
         let work = app.work(questions);
         // Theorems fill no table: no share of the budget.
         let memory = crate::MemoryBudget::from_bytes(1 << 20);
-        let resolution =
-            blocking(move || Ok(work(&CancelFlag::new(), memory, &mut |_| {})?)).await?;
+        let room = Room {
+            memory,
+            threads: None,
+        };
+        let resolution = blocking(move || Ok(work(&CancelFlag::new(), room, &mut |_| {})?)).await?;
         return render_count(asked, request.format, &resolution);
     }
-    let job = app.0.jobs.join_or_start(asked, app.work(questions))?;
+    let job = app
+        .0
+        .jobs
+        .join_or_start(asked, client, app.work(questions))?;
     match job.wait(request.wait).await {
         JobState::Done(resolution) => render_count(asked, request.format, &resolution),
         JobState::Failed(error) => Err(error),
@@ -401,14 +427,15 @@ impl App {
     /// questions resolved as the command does within the job's memory, saving every answer.
     fn work(&self, questions: Vec<Question>) -> JobWork {
         let store = self.0.store.clone();
-        Box::new(move |cancel, memory, progress| {
+        Box::new(move |cancel, room, progress| {
             let mut store = store.as_deref().map(Store::open).transpose()?;
             let settings = Settings {
                 engine: EngineChoice::Auto,
-                memory,
+                memory: room.memory,
                 halves: None,
                 one_at_a_time: false,
                 cancel: cancel.clone(),
+                threads: room.threads,
             };
             resolve::resolve(&questions, store.as_mut(), &settings, progress)
         })
@@ -810,11 +837,15 @@ async fn list_jobs(State(app): State<App>) -> Response {
 // ---------------------------------------------------------------------------------------
 // /api/tour
 
-async fn tour(State(app): State<App>, query: Pairs) -> Response {
-    answer(tour_answer(app, query).await)
+async fn tour(
+    State(app): State<App>,
+    Extension(client): Extension<Client>,
+    query: Pairs,
+) -> Response {
+    answer(tour_answer(app, client, query).await)
 }
 
-async fn tour_answer(app: App, query: Pairs) -> Result<Response, ApiError> {
+async fn tour_answer(app: App, client: Client, query: Pairs) -> Result<Response, ApiError> {
     let request = TourRequest::parse(pairs(query)?)?;
     let board = request.board;
     let limit = app.0.limits.tour_squares;
@@ -837,6 +868,20 @@ async fn tour_answer(app: App, query: Pairs) -> Result<Response, ApiError> {
         None => None,
     };
     let limit = app.0.limits.tour_time;
+    // The client's share first (one more waits for one of its own to end; hanging up leaves),
+    // so that one client's searches never hold every turn.
+    let _share = loop {
+        if let Some(share) = app.0.tour_shares.take_for(client) {
+            break share;
+        }
+        if app.0.stop.is_cancelled() {
+            return Err(ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "the server is stopping",
+            ));
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
     let _turn =
         app.0.tours.acquire().await.map_err(|_| {
             ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "the server is stopping")

@@ -19,6 +19,8 @@ use axum::http::StatusCode;
 use tokio::sync::watch;
 
 use super::reply::ApiError;
+use super::share::Client;
+use super::threads::Lane;
 use crate::cancel::CancelFlag;
 use crate::error::Error;
 use crate::memory::MemoryBudget;
@@ -228,11 +230,18 @@ impl Job {
     }
 }
 
-/// The work of a job: given its cancel flag, its memory and a progress callback, the
+/// What a job's place gives it: its memory and its threads.
+pub struct Room {
+    /// Its share of the server's budget.
+    pub memory: MemoryBudget,
+    /// Its place's threads (`None`: the engines' shared pool).
+    pub threads: Option<Arc<rayon::ThreadPool>>,
+}
+
+/// The work of a job: given its cancel flag, its room and a progress callback, the
 /// resolution.
 pub type JobWork = Box<
-    dyn FnOnce(&CancelFlag, MemoryBudget, &mut dyn FnMut(Progress<'_>)) -> Result<Resolution, Error>
-        + Send,
+    dyn FnOnce(&CancelFlag, Room, &mut dyn FnMut(Progress<'_>)) -> Result<Resolution, Error> + Send,
 >;
 
 /// Boards of at most this many squares are quick work (the memo engine counts any question of
@@ -256,20 +265,28 @@ pub enum Work {
 }
 
 /// The server's places of computation: `general` places for any work and one more for quick
-/// work only, each with its share of the one memory budget (the quick place a small one).
+/// work only, each with its share of the one memory budget (the quick place a small one) and
+/// its own threads ([`Lane`]). One client holds at most `per_client` of the general places, so
+/// that another client's computation still finds one.
 #[derive(Debug)]
 pub struct Places {
     general: usize,
+    per_client: usize,
     share: MemoryBudget,
     quick_share: MemoryBudget,
+    /// The general places' threads, then the quick place's.
+    lanes: Vec<Lane>,
     taken: Mutex<Taken>,
 }
 
 #[derive(Debug, Default)]
 struct Taken {
-    general: usize,
+    /// Which general places are taken.
+    general: Vec<bool>,
     puzzles: usize,
     quick: bool,
+    /// The general places each client holds (only clients that hold one).
+    clients: HashMap<Client, usize>,
 }
 
 /// A place held by one computation, given back when dropped.
@@ -277,7 +294,9 @@ struct Taken {
 pub struct Place {
     places: Arc<Places>,
     work: Work,
-    in_quick: bool,
+    /// Its number: a general place's, or `general` for the quick place.
+    index: usize,
+    client: Client,
     budget: MemoryBudget,
 }
 
@@ -286,15 +305,34 @@ impl Place {
     pub fn budget(&self) -> MemoryBudget {
         self.budget
     }
+
+    /// The threads this computation runs on: its place's, at a lower priority for long work.
+    pub fn threads(&self) -> Option<Arc<rayon::ThreadPool>> {
+        self.places.lanes[self.index].pool(self.work != Work::Quick)
+    }
+
+    /// Runs `work` on this place's threads (on the calling thread when there are none).
+    pub fn run<T: Send>(&self, work: impl FnOnce() -> T + Send) -> T {
+        match self.threads() {
+            Some(pool) => pool.install(work),
+            None => work(),
+        }
+    }
 }
 
 impl Drop for Place {
     fn drop(&mut self) {
         let mut taken = lock(&self.places.taken);
-        if self.in_quick {
+        if self.index == self.places.general {
             taken.quick = false;
         } else {
-            taken.general -= 1;
+            taken.general[self.index] = false;
+            if let Some(held) = taken.clients.get_mut(&self.client) {
+                *held -= 1;
+                if *held == 0 {
+                    taken.clients.remove(&self.client);
+                }
+            }
         }
         if self.work == Work::Puzzle {
             taken.puzzles -= 1;
@@ -303,47 +341,82 @@ impl Drop for Place {
 }
 
 impl Places {
-    /// `general` places (at least 1) and the quick one, sharing `memory`.
-    pub fn new(general: usize, memory: MemoryBudget) -> Arc<Self> {
+    /// `general` places (at least 1) and the quick one, sharing `memory`; one client holds at
+    /// most `per_client` general places (from 1 to `general`).
+    pub fn new(general: usize, per_client: usize, memory: MemoryBudget) -> Arc<Self> {
         let general = general.max(1);
         let quick = (memory.bytes() / (general as u64 + 1)).min(QUICK_MEMORY);
         Arc::new(Places {
             general,
+            per_client: per_client.clamp(1, general),
             share: MemoryBudget::from_bytes((memory.bytes() - quick) / general as u64),
             quick_share: MemoryBudget::from_bytes(quick),
-            taken: Mutex::new(Taken::default()),
+            lanes: (0..=general).map(|_| Lane::default()).collect(),
+            taken: Mutex::new(Taken {
+                general: vec![false; general],
+                ..Taken::default()
+            }),
         })
     }
 
-    /// A place for `work` if one is free now.
-    pub fn take(self: &Arc<Self>, work: Work) -> Option<Place> {
+    /// A place for `work` of `client` if one is free now; else why not: every place taken
+    /// (429, `busy`), or the client holds its share (429, `client_share`).
+    pub fn take(self: &Arc<Self>, work: Work, client: Client) -> Result<Place, ApiError> {
         let mut taken = lock(&self.taken);
-        let puzzles_allowed = self.general.saturating_sub(1).max(1);
-        let general_free = taken.general < self.general
-            && (work != Work::Puzzle || taken.puzzles < puzzles_allowed);
-        let (in_quick, budget) = if general_free {
-            taken.general += 1;
-            (false, self.share)
-        } else if work == Work::Quick && !taken.quick {
+        let index = self.choose(&taken, work, client)?;
+        let budget = if index == self.general {
             taken.quick = true;
-            (true, self.quick_share)
+            self.quick_share
         } else {
-            return None;
+            taken.general[index] = true;
+            *taken.clients.entry(client).or_insert(0) += 1;
+            self.share
         };
         if work == Work::Puzzle {
             taken.puzzles += 1;
         }
-        Some(Place {
+        Ok(Place {
             places: self.clone(),
             work,
-            in_quick,
+            index,
+            client,
             budget,
         })
     }
 
-    /// The general places taken now.
-    pub fn busy(&self) -> usize {
-        lock(&self.taken).general
+    /// Why `work` of `client` would be refused now, or a busy server's refusal if it would not.
+    pub fn refusal(&self, work: Work, client: Client) -> ApiError {
+        let taken = lock(&self.taken);
+        self.choose(&taken, work, client)
+            .err()
+            .unwrap_or_else(|| busy(self, &taken))
+    }
+
+    /// The place `work` of `client` would take (`general`: the quick one), or the refusal.
+    fn choose(&self, taken: &Taken, work: Work, client: Client) -> Result<usize, ApiError> {
+        let puzzles_allowed = self.general.saturating_sub(1).max(1);
+        let held = taken.clients.get(&client).copied().unwrap_or(0);
+        let free = taken.general.iter().position(|t| !t);
+        let allowed = work != Work::Puzzle || taken.puzzles < puzzles_allowed;
+        match free {
+            Some(index) if allowed && held < self.per_client => Ok(index),
+            _ if work == Work::Quick && !taken.quick => Ok(self.general),
+            // A place is free, but not for this client.
+            Some(_) if held >= self.per_client => Err(self.client_refusal(held)),
+            _ => Err(busy(self, taken)),
+        }
+    }
+
+    /// The one line of a client refused because it holds its share of the places.
+    fn client_refusal(&self, held: usize) -> ApiError {
+        ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            format!(
+                "this client already runs {held} of the server's {} computations, its share (knights serve --max-client-jobs); try again when one finishes (GET /api/jobs lists them)",
+                self.general
+            ),
+        )
+        .of_kind("client_share")
     }
 }
 
@@ -357,12 +430,21 @@ pub fn kind_of(questions: &[Question]) -> Work {
 }
 
 /// The one line of a request refused because every place is taken.
-pub fn busy(places: &Places) -> ApiError {
-    let busy = places.busy();
+fn busy(places: &Places, taken: &Taken) -> ApiError {
+    let busy = taken.general.iter().filter(|t| **t).count();
+    let puzzles = if busy < places.general {
+        format!(
+            " (puzzles take at most {} of the {} places)",
+            places.general.saturating_sub(1).max(1),
+            places.general
+        )
+    } else {
+        String::new()
+    };
     ApiError::new(
         StatusCode::TOO_MANY_REQUESTS,
         format!(
-            "the server is already computing {busy} question{} (its limit, --max-jobs); try again when one finishes (GET /api/jobs lists them)",
+            "the server is already computing {busy} question{}{puzzles} (its limit, --max-jobs); try again when one finishes (GET /api/jobs lists them)",
             if busy == 1 { "" } else { "s" }
         ),
     )
@@ -406,6 +488,7 @@ impl Jobs {
     pub fn join_or_start(
         self: &Arc<Self>,
         asked: Asked,
+        client: Client,
         work: JobWork,
     ) -> Result<Arc<Job>, ApiError> {
         let mut questions = asked.questions();
@@ -427,9 +510,7 @@ impl Jobs {
             job.touch();
             return Ok(job);
         }
-        let Some(place) = self.places.take(kind_of(&questions)) else {
-            return Err(busy(&self.places));
-        };
+        let place = self.places.take(kind_of(&questions), client)?;
         inner.prune();
         inner.next += 1;
         let (state, _) = watch::channel(JobState::Running);
@@ -469,10 +550,13 @@ impl Jobs {
                         .fetch_add(estimated_work(&answer.question), Ordering::Relaxed);
                 }
             };
-            let budget = place.budget();
+            let room = Room {
+                memory: place.budget(),
+                threads: place.threads(),
+            };
             // A panic must still end the job, or its question would wait on it for ever.
             let outcome = catch_unwind(AssertUnwindSafe(|| {
-                work(&running.cancel, budget, &mut progress)
+                work(&running.cancel, room, &mut progress)
             }));
             // The place is free before the job is said to end: a client told it ended may
             // start another at once.
@@ -548,5 +632,54 @@ impl Inner {
         {
             self.jobs.remove(id);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn client(address: &str) -> Client {
+        Client::of(address.parse().unwrap())
+    }
+
+    #[test]
+    fn a_client_holds_at_most_its_share_of_the_general_places() {
+        let places = Places::new(2, 1, MemoryBudget::from_bytes(300 << 20));
+        let (one, other) = (client("127.0.0.2"), client("127.0.0.3"));
+        let first = places.take(Work::Long, one).unwrap();
+        let refused = places.take(Work::Long, one).unwrap_err();
+        assert_eq!(refused.kind, "client_share");
+        assert_eq!(refused.status, StatusCode::TOO_MANY_REQUESTS);
+        // Quick work of the same client still finds the quick place, with its small share.
+        let quick = places.take(Work::Quick, one).unwrap();
+        assert_eq!(quick.budget(), MemoryBudget::from_bytes(QUICK_MEMORY));
+        // Another client finds the other place; then every place is taken.
+        let second = places.take(Work::Long, other).unwrap();
+        assert_eq!(
+            places
+                .take(Work::Long, client("127.0.0.4"))
+                .unwrap_err()
+                .kind,
+            "busy"
+        );
+        drop(first);
+        assert!(places.take(Work::Puzzle, one).is_ok());
+        drop((second, quick));
+    }
+
+    #[test]
+    fn puzzles_never_hold_every_place_and_say_so() {
+        let places = Places::new(2, 2, MemoryBudget::from_bytes(300 << 20));
+        let one = client("127.0.0.2");
+        let _puzzle = places.take(Work::Puzzle, one).unwrap();
+        let refused = places.take(Work::Puzzle, one).unwrap_err();
+        assert_eq!(refused.kind, "busy");
+        assert!(
+            refused.message.contains("puzzles take at most 1"),
+            "{}",
+            refused.message
+        );
+        assert!(places.take(Work::Long, one).is_ok());
     }
 }

@@ -8,7 +8,8 @@
 //! * `api`: the routes;
 //! * `puzzle`: `/api/puzzle`, knight's tour puzzles completed, counted and made;
 //! * `gate`: what every request passes first (its host, its origin, its body in time);
-//! * `share`: each client's share of the connections.
+//! * `share`: each client's share of the connections and of the tour searches;
+//! * `threads`: each place's own threads, long work's at a lower priority.
 //!
 //! The engines are blocking and CPU-bound: they always run on tokio's blocking threads, each
 //! with a store opened there (a `Store` is not `Sync`).
@@ -21,6 +22,7 @@ mod params;
 mod puzzle;
 mod reply;
 mod share;
+mod threads;
 
 pub use gate::is_host_name;
 
@@ -54,6 +56,11 @@ pub struct Limits {
     /// Counting jobs running at once (one more answers 429); also tour searches at once
     /// (more wait their turn).
     pub jobs: usize,
+    /// Of those, what one client (one IP address, an IPv6 /64) may run at once: jobs and
+    /// puzzles (one more answers 429, unless it is quick work and the quick place is free),
+    /// and tour searches (one more waits for one of the client's own to end). From 1 to
+    /// `jobs`; [`Limits::client_share`] is the usual one.
+    pub client_jobs: usize,
     /// The largest board, in squares, that a tour is found for (larger: 413).
     pub tour_squares: u64,
     /// The largest board, in squares, whose per-square table is counted (larger: 413; its
@@ -86,6 +93,7 @@ impl Default for Limits {
     fn default() -> Self {
         Limits {
             jobs: 2,
+            client_jobs: Limits::client_share(2),
             tour_squares: 250_000,
             table_squares: 1_000,
             wait: Duration::from_secs(1),
@@ -96,6 +104,13 @@ impl Default for Limits {
             header_timeout: Duration::from_secs(10),
             body_timeout: Duration::from_secs(10),
         }
+    }
+}
+
+impl Limits {
+    /// A client's usual share of `jobs` places: half of them, at least one.
+    pub fn client_share(jobs: usize) -> usize {
+        (jobs / 2).max(1)
     }
 }
 
@@ -193,7 +208,9 @@ async fn accept(
             }
             continue;
         };
-        let service = TowerToHyperService::new(router.clone());
+        // Each request says which client sent it: the client's share of the places.
+        let client = share::Client::of(peer.ip());
+        let service = TowerToHyperService::new(router.clone().layer(axum::Extension(client)));
         let mut stopping = stopping.clone();
         let header_timeout = bounds.header_timeout;
         tokio::spawn(async move {

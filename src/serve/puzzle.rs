@@ -15,13 +15,14 @@
 use std::time::{Duration, Instant};
 
 use axum::body::Bytes;
-use axum::extract::State;
+use axum::extract::{Extension, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::Response;
 use serde::{Deserialize, Serialize};
 
 use super::api::{App, Pairs, WORK_SECONDS, answer, blocking, pairs};
 use super::reply::{ApiError, json};
+use super::share::Client;
 use crate::board::Board;
 use crate::cancel::CancelFlag;
 use crate::memory::MemoryBudget;
@@ -130,14 +131,16 @@ fn read(headers: &HeaderMap, body: &[u8], closed: bool) -> Result<Puzzle, ApiErr
 /// held until the work has stopped, not only until the request ends.
 async fn bounded<T: Send + 'static>(
     app: &App,
+    client: Client,
     work: impl FnOnce(&CancelFlag, MemoryBudget) -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
-    let (_turn, place) = app.puzzle_place().await?;
+    let (_turn, place) = app.puzzle_place(client).await?;
     let request = app.request_work(Some(Duration::from_secs(PUZZLE_SECONDS)));
     let flag = request.flag();
     let result = blocking(move || {
         let place = place;
-        work(&flag, place.budget())
+        // On the place's threads, at long work's priority: a puzzle can take a minute.
+        place.run(|| work(&flag, place.budget()))
     })
     .await;
     drop(request);
@@ -158,15 +161,17 @@ async fn bounded<T: Send + 'static>(
 /// `POST /api/puzzle`.
 pub async fn solve(
     State(app): State<App>,
+    Extension(client): Extension<Client>,
     query: Pairs,
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
-    answer(solve_answer(app, query, headers, body).await)
+    answer(solve_answer(app, client, query, headers, body).await)
 }
 
 async fn solve_answer(
     app: App,
+    client: Client,
     query: Pairs,
     headers: HeaderMap,
     body: Bytes,
@@ -174,7 +179,7 @@ async fn solve_answer(
     let pairs = pairs(query)?;
     let count = flag(&pairs, "count")?;
     let puzzle = read(&headers, &body, flag(&pairs, "closed")?)?;
-    bounded(&app, move |cancel, memory| {
+    bounded(&app, client, move |cancel, memory| {
         let clock = Instant::now();
         if count {
             let counted = puzzle::count(&puzzle, memory, cancel, &mut |_, _| {})?;
@@ -213,11 +218,15 @@ async fn solve_answer(
 }
 
 /// `GET /api/puzzle/new`.
-pub async fn make(State(app): State<App>, query: Pairs) -> Response {
-    answer(make_answer(app, query).await)
+pub async fn make(
+    State(app): State<App>,
+    Extension(client): Extension<Client>,
+    query: Pairs,
+) -> Response {
+    answer(make_answer(app, client, query).await)
 }
 
-async fn make_answer(app: App, query: Pairs) -> Result<Response, ApiError> {
+async fn make_answer(app: App, client: Client, query: Pairs) -> Result<Response, ApiError> {
     let pairs = pairs(query)?;
     let side = |name: &str| -> Result<u32, ApiError> {
         let value = number(&pairs, name)?.ok_or_else(|| {
@@ -230,7 +239,7 @@ async fn make_answer(app: App, query: Pairs) -> Result<Response, ApiError> {
     let closed = flag(&pairs, "closed")?;
     let clues = number(&pairs, "clues")?.map(|n| n.min(board.squares()) as usize);
     let seed = number(&pairs, "seed")?.unwrap_or(0);
-    bounded(&app, move |cancel, memory| {
+    bounded(&app, client, move |cancel, memory| {
         let clock = Instant::now();
         let made = match puzzle::make(board, closed, clues, seed, memory, cancel)? {
             Ok(made) => made,

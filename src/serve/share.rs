@@ -1,4 +1,5 @@
-//! Each client's share of the connections: one address (an IPv6 client by its /64, which one
+//! Each client's share of the connections (and of the tour searches: [`Shares`] counts
+//! either): one address (an IPv6 client by its /64, which one
 //! machine usually holds whole) may hold at most so many connections at once, long polls
 //! included, so that no one client can take every connection the server has. A connection
 //! past the share is answered 429 at once and closed.
@@ -58,7 +59,11 @@ impl Shares {
 
     /// One more connection for the client at `address`, unless it holds its share already.
     pub fn take(self: &Arc<Self>, address: IpAddr) -> Option<Share> {
-        let client = Client::of(address);
+        self.take_for(Client::of(address))
+    }
+
+    /// One more of the shares for `client`, unless it holds its share already.
+    pub fn take_for(self: &Arc<Self>, client: Client) -> Option<Share> {
         // Nothing panics while the lock is held: a poisoned map is still right.
         let mut held = self.held.lock().unwrap_or_else(PoisonError::into_inner);
         let count = held.entry(client).or_insert(0);

@@ -2,12 +2,16 @@
 //! hung up stop, a job whose last waiting client hung up is cancelled, a tour between two
 //! squares whose count is stored keeps the server's time limit, puzzles stay within the one
 //! memory budget, quick questions are answered while long jobs hold the places, and a start's
-//! ends beyond one machine are refused unless stored. Each server runs on 127.0.0.1, is killed
-//! by its PID when its test ends, and every request has a read timeout.
+//! ends beyond one machine are refused unless stored. Each client has its share: one client
+//! (127.0.0.2, a loopback address of its own) holds at most its share of the places and of the
+//! tour searches, and long work runs on threads of its own at a lower priority, so another
+//! client's (127.0.0.3, 127.0.0.1) short work is served beside it. Each server runs on
+//! 127.0.0.1, is killed by its PID when its test ends, and every request has a read timeout.
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::process::{Child, Stdio};
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -56,9 +60,28 @@ impl Server {
         }
     }
 
-    /// A connection with `request` sent on it.
-    fn send(&self, method: &str, path: &str, body: &str) -> TcpStream {
-        let mut stream = TcpStream::connect(&self.address).unwrap();
+    /// A connection from `source`, a loopback address (a client of its own), with `request`
+    /// sent on it.
+    fn send_from(&self, source: &str, method: &str, path: &str, body: &str) -> TcpStream {
+        static RUNTIME: OnceLock<tokio::runtime::Runtime> = OnceLock::new();
+        let runtime = RUNTIME.get_or_init(|| {
+            tokio::runtime::Builder::new_current_thread()
+                .enable_io()
+                .build()
+                .unwrap()
+        });
+        // std connects only from the address the system picks: tokio binds the source first.
+        let mut stream = runtime
+            .block_on(async {
+                let socket = tokio::net::TcpSocket::new_v4()?;
+                socket.bind(format!("{source}:0").parse().unwrap())?;
+                socket
+                    .connect(self.address.parse().unwrap())
+                    .await?
+                    .into_std()
+            })
+            .unwrap();
+        stream.set_nonblocking(false).unwrap();
         stream
             .set_read_timeout(Some(Duration::from_secs(20)))
             .unwrap();
@@ -74,7 +97,12 @@ impl Server {
 
     /// The status and body of one request, within 20 seconds (a read timeout fails the test).
     fn request(&self, method: &str, path: &str, body: &str) -> (u16, String) {
-        let mut stream = self.send(method, path, body);
+        self.request_from("127.0.0.1", method, path, body)
+    }
+
+    /// The status and body of one request from `source`, within 20 seconds.
+    fn request_from(&self, source: &str, method: &str, path: &str, body: &str) -> (u16, String) {
+        let mut stream = self.send_from(source, method, path, body);
         let mut raw = Vec::new();
         stream
             .read_to_end(&mut raw)
@@ -86,7 +114,11 @@ impl Server {
     }
 
     fn get(&self, path: &str) -> (u16, Value) {
-        let (status, body) = self.request("GET", path, "");
+        self.get_from("127.0.0.1", path)
+    }
+
+    fn get_from(&self, source: &str, path: &str) -> (u16, Value) {
+        let (status, body) = self.request_from(source, "GET", path, "");
         let value = serde_json::from_str(&body)
             .unwrap_or_else(|e| panic!("{path}: not JSON ({e}): {body:?}"));
         (status, value)
@@ -94,9 +126,43 @@ impl Server {
 
     /// Sends a request, lets the server work on it for `after`, and hangs up.
     fn hang_up(&self, method: &str, path: &str, body: &str, after: Duration) {
-        let stream = self.send(method, path, body);
+        self.hang_up_from("127.0.0.1", method, path, body, after);
+    }
+
+    /// The same from `source`.
+    fn hang_up_from(&self, source: &str, method: &str, path: &str, body: &str, after: Duration) {
+        let stream = self.send_from(source, method, path, body);
         std::thread::sleep(after);
         drop(stream);
+    }
+
+    /// The niceness (`nice(1)`) of the server's threads named `name`, and of its main thread.
+    fn niceness(&self, name: &str) -> (Vec<i64>, i64) {
+        let pid = self.child.id();
+        let nice = |task: &str| -> (String, i64) {
+            let stat = std::fs::read_to_string(format!("/proc/{pid}/task/{task}/stat"))
+                .unwrap_or_default();
+            let Some((head, rest)) = stat.rsplit_once(')') else {
+                return (String::new(), 0);
+            };
+            let comm = head.split_once('(').map_or("", |(_, c)| c).to_string();
+            // After the name: the state is field 3, the niceness field 19.
+            let nice = rest
+                .split_whitespace()
+                .nth(16)
+                .unwrap_or("0")
+                .parse()
+                .unwrap_or(0);
+            (comm, nice)
+        };
+        let threads = std::fs::read_dir(format!("/proc/{pid}/task"))
+            .unwrap()
+            .filter_map(|entry| {
+                let (comm, n) = nice(entry.ok()?.file_name().to_str()?);
+                (comm == name).then_some(n)
+            })
+            .collect();
+        (threads, nice(&pid.to_string()).1)
     }
 
     /// A line of the server's `/proc/PID/status`, in kB.
@@ -297,4 +363,140 @@ fn ends_beyond_one_machine_are_refused_unless_stored() {
     assert_eq!(served["source"], "store");
     assert_eq!(served["kind"], "ends");
     assert!(server.store.answers() > 0);
+}
+
+/// Waits until the job list shows a running job (a request that started one and answered 202).
+fn running_jobs(server: &Server) -> usize {
+    let (_, jobs) = server.get("/api/jobs");
+    jobs.as_array()
+        .unwrap()
+        .iter()
+        .filter(|job| job["state"] == "running")
+        .count()
+}
+
+#[test]
+fn one_client_holds_at_most_its_share_of_the_places() {
+    // Two places: one client's share is one.
+    let server = Server::start(&["--max-jobs", "2", "--job-idle", "600", "--no-cache"]);
+    let (status, long) = server.get_from("127.0.0.2", "/api/count?rows=7&cols=7&wait=0");
+    assert_eq!(status, 202, "{long}");
+    let (status, refused) = server.get_from("127.0.0.2", "/api/count?rows=6&cols=8&total&wait=0");
+    assert_eq!(status, 429, "{refused}");
+    assert_eq!(refused["kind"], "client_share", "{refused}");
+    assert!(
+        refused["error"]
+            .as_str()
+            .unwrap()
+            .contains("--max-client-jobs"),
+        "{refused}"
+    );
+    // Another client's long question (4x10: 40 squares, not quick work) finds the other place.
+    let (status, other) = server.get_from("127.0.0.3", "/api/count?rows=4&cols=10&wait=15");
+    assert_eq!(status, 200, "{other}");
+    assert_eq!(other["source"], "computed");
+    assert_eq!(running_jobs(&server), 1);
+}
+
+#[test]
+fn long_work_runs_on_threads_of_its_own_at_a_lower_priority() {
+    let server = Server::start(&["--max-jobs", "1", "--job-idle", "600", "--no-cache"]);
+    // 4x9 alone, then beside a long job: about as fast (before, its tasks queued behind the
+    // long job's in one pool, for seconds).
+    let alone = Instant::now();
+    let (status, quick) = server.get("/api/count?rows=4&cols=9&wait=15");
+    assert_eq!(status, 200, "{quick}");
+    let alone = alone.elapsed();
+    let (status, long) = server.get_from("127.0.0.2", "/api/count?rows=7&cols=7&wait=0");
+    assert_eq!(status, 202, "{long}");
+    std::thread::sleep(Duration::from_millis(500));
+    let beside = Instant::now();
+    let (status, quick) = server.get("/api/count?rows=4&cols=9&wait=15");
+    assert_eq!(status, 200, "{quick}");
+    let beside = beside.elapsed();
+    assert_eq!(quick["source"], "computed");
+    assert!(
+        beside < alone * 4 + Duration::from_secs(1),
+        "4x9 took {beside:?} beside the long job, {alone:?} alone"
+    );
+    assert_eq!(running_jobs(&server), 1, "the long job ended");
+    if cfg!(target_os = "linux") {
+        let (long, main) = server.niceness("knights-long");
+        assert!(!long.is_empty(), "no long-work threads");
+        assert!(
+            long.iter().all(|&n| n == (main + 10).min(19)),
+            "{long:?}, {main}"
+        );
+        let (quick, _) = server.niceness("knights-quick");
+        assert!(quick.iter().all(|&n| n == main), "{quick:?}, {main}");
+    }
+}
+
+#[test]
+fn short_work_of_others_is_served_while_two_puzzles_run() {
+    // Three places: puzzles take at most two, one client one.
+    let server = Server::start(&["--max-jobs", "3", "--wait", "1", "--no-cache"]);
+    let puzzle = slow_puzzle();
+    std::thread::scope(|scope| {
+        for source in ["127.0.0.2", "127.0.0.3"] {
+            let (server, puzzle) = (&server, &puzzle);
+            scope.spawn(move || {
+                server.hang_up_from(
+                    source,
+                    "POST",
+                    "/api/puzzle?count=1",
+                    puzzle,
+                    Duration::from_secs(6),
+                )
+            });
+        }
+        std::thread::sleep(Duration::from_secs(1));
+        // One client's second puzzle is refused at once, not queued behind its first.
+        let clock = Instant::now();
+        let (status, refused) =
+            server.request_from("127.0.0.2", "POST", "/api/puzzle?count=1", &puzzle);
+        assert_eq!(status, 429, "{refused}");
+        assert!(refused.contains("client_share"), "{refused}");
+        assert!(
+            clock.elapsed() < Duration::from_secs(5),
+            "{:?}",
+            clock.elapsed()
+        );
+        // Another client's tour and long count are served.
+        let (status, tour) = server.get("/api/tour?rows=5&cols=5&row=0&col=0");
+        assert_eq!(status, 200, "{tour}");
+        let (status, count) = server.get("/api/count?rows=4&cols=10&wait=15");
+        assert_eq!(status, 200, "{count}");
+    });
+}
+
+#[test]
+fn one_clients_tour_searches_leave_turns_to_others() {
+    let server = Server::start(&["--max-jobs", "2", "--tour-seconds", "600"]);
+    let (status, counted) = server.get(&format!("/api/count?{SLOW_PAIR}&wait=20"));
+    assert_eq!(status, 200, "{counted}");
+    std::thread::scope(|scope| {
+        for _ in 0..2 {
+            let server = &server;
+            scope.spawn(move || {
+                server.hang_up_from(
+                    "127.0.0.2",
+                    "GET",
+                    &format!("/api/tour?{SLOW_PAIR}"),
+                    "",
+                    Duration::from_secs(5),
+                )
+            });
+        }
+        std::thread::sleep(Duration::from_millis(800));
+        // The client's second search waits for its first: the other turn is free.
+        let clock = Instant::now();
+        let (status, tour) = server.get_from("127.0.0.3", "/api/tour?rows=5&cols=5&row=0&col=0");
+        assert_eq!(status, 200, "{tour}");
+        assert!(
+            clock.elapsed() < Duration::from_secs(3),
+            "{:?}",
+            clock.elapsed()
+        );
+    });
 }

@@ -38,6 +38,12 @@ pub struct Args {
     /// Computations running at once; one more is refused (429) until one finishes.
     #[arg(long, value_name = "N", default_value_t = Limits::default().jobs, hide_short_help = true)]
     max_jobs: usize,
+    /// Computations one client (one IP address; IPv6: one /64) may run at once, jobs and
+    /// puzzles together (one more is refused, 429, unless quick work finds the quick place
+    /// free), and tour searches (one more waits for one of its own). Default: half of
+    /// --max-jobs, at least 1; at most --max-jobs.
+    #[arg(long, value_name = "N", hide_short_help = true)]
+    max_client_jobs: Option<usize>,
     /// The largest board, in squares, that the server finds tours for.
     #[arg(long, value_name = "N", default_value_t = Limits::default().tour_squares, hide_short_help = true)]
     max_tour_squares: u64,
@@ -77,6 +83,16 @@ pub struct Args {
 pub fn run(args: Args, session: &Session) -> Result<()> {
     if args.max_jobs == 0 {
         return Err(CliError::bad_input("--max-jobs must be at least 1").into());
+    }
+    let client_jobs = args
+        .max_client_jobs
+        .unwrap_or_else(|| Limits::client_share(args.max_jobs));
+    if client_jobs == 0 || client_jobs > args.max_jobs {
+        return Err(CliError::bad_input(format!(
+            "--max-client-jobs must be from 1 to --max-jobs ({})",
+            args.max_jobs
+        ))
+        .into());
     }
     let wait = Duration::try_from_secs_f64(args.wait)
         .ok()
@@ -136,6 +152,7 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
         memory: session.memory,
         limits: Limits {
             jobs: args.max_jobs,
+            client_jobs,
             tour_squares: args.max_tour_squares,
             wait,
             connections: args.max_connections,

@@ -264,6 +264,12 @@ function explain(body, s) {
       return { text: `The ${board} board is larger than this server counts or draws tours for.`, links: [] };
     case 'busy':
       return { text: 'The server is busy with other counts. Try again when one finishes.', links: [link('try again', {})] };
+    case 'client_share':
+      // A count this page left a moment ago may still be stopping: trying again soon works.
+      return {
+        text: 'This machine already runs its share of the server\u2019s counts (this page or another). Try again when one finishes.',
+        links: [link('try again', {})],
+      };
     case 'cancelled':
       return { text: 'The count was cancelled before it finished; what it finished is kept, and asking again goes on from there.', links: [link('count again', {})] };
     case 'memory':
