@@ -35,6 +35,7 @@ use crate::question::{Question, TourKind};
 use crate::resolve::{self, EngineChoice, Resolution, Settings};
 use crate::store::Store;
 use crate::tour::NoTourReason;
+use crate::trust::served;
 use crate::view::{Ends, View};
 
 /// What every request shares.
@@ -396,7 +397,7 @@ impl App {
         let questions = questions.to_vec();
         blocking(move || {
             let store = Store::open(&path)?;
-            let answers = resolve::read(&store, &questions)?;
+            let answers = served::lookup(&store, &questions)?;
             if questions.iter().all(|q| answers.contains_key(q)) {
                 Ok(Some(Resolution {
                     from_store: answers.keys().copied().collect(),
@@ -418,7 +419,7 @@ impl App {
         let questions = questions.to_vec();
         blocking(move || {
             let store = Store::open(&path)?;
-            Ok(resolve::read(&store, &questions)?.len())
+            Ok(served::lookup(&store, &questions)?.len())
         })
         .await
     }

@@ -12,7 +12,6 @@ mod engine;
 mod files;
 mod frontier;
 mod input;
-mod known;
 mod limits;
 mod pairs;
 mod puzzle;
