@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use predicates::str::contains;
 
@@ -143,22 +143,23 @@ fn direct_table(rows: u32, cols: u32) -> String {
 fn three_workers_one_killed_merge_to_the_direct_table() {
     for (rows, cols) in [(6, 6), (5, 6)] {
         let workers = Workers::new(rows, cols);
+        // Worker 1 dies mid-shard. Its shards take milliseconds, so a kill on a timer could come
+        // after them: this test holds its store's write lock instead, so the worker computes
+        // (reading is allowed) but cannot store a shard before it is killed.
+        finish(spawn(&workers.store(1), &["count", "1", "1"]));
+        let lock = rusqlite::Connection::open(workers.store(1)).unwrap();
+        lock.execute_batch("BEGIN IMMEDIATE").unwrap();
         let mut children: Vec<Child> = (0..3).map(|w| workers.run(w, 3)).collect();
-        // Worker 1 dies mid-shard: once its store exists, before any shard of 6x6 can finish.
         let victim = &mut children[1];
-        let clock = Instant::now();
-        while !workers.store(1).exists() && clock.elapsed() < Duration::from_secs(20) {
-            std::thread::sleep(Duration::from_millis(5));
-        }
-        std::thread::sleep(Duration::from_millis(150));
+        std::thread::sleep(Duration::from_millis(300));
         victim.kill().unwrap();
         let killed = victim.wait().unwrap();
-        if rows == 6 && cols == 6 {
-            assert!(
-                !killed.success(),
-                "the worker finished before it was killed"
-            );
-        }
+        assert!(
+            !killed.success(),
+            "the worker finished before it was killed"
+        );
+        lock.execute_batch("ROLLBACK").unwrap();
+        drop(lock);
         let mut children = children.into_iter();
         let (first, _, third) = (
             children.next().unwrap(),
@@ -169,10 +170,8 @@ fn three_workers_one_killed_merge_to_the_direct_table() {
         finish(third);
         let rerun = finish(workers.run(1, 3));
         assert!(rerun.contains("worker 1 of 3: "), "{rerun}");
-        if rows == 6 && cols == 6 {
-            // The kill came before the worker's shards were stored: the rerun computes them.
-            assert!(!rerun.contains(" 0 computed"), "{rerun}");
-        }
+        // The kill came before the worker's shards were stored: the rerun computes them.
+        assert!(!rerun.contains(" 0 computed"), "{rerun}");
         // A finished worker run again computes nothing.
         let again = finish(workers.run(0, 3));
         let shards = std::fs::read_to_string(&workers.plan)
