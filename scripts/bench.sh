@@ -62,7 +62,7 @@ run() {
 }
 
 # "ARGS|TARGET|REFERENCE|EXPECT": REFERENCE "no" where the reference counter has no such
-# command; EXPECT a published count (tests/data/board-totals.csv) that the output must contain.
+# command; EXPECT a published count (data/published/board-totals.csv) that the output must contain.
 questions=(
     "count 6 6 0 0|0.2|"
     "count 6 6|1||6637920"

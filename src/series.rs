@@ -14,7 +14,6 @@ use crate::existence::no_tour;
 use crate::question::{Question, TourKind};
 use crate::resolve::{self, Engine, Incoming, Settings};
 use crate::store::{Answer, Store};
-use crate::trust::served;
 
 /// One board of a series.
 #[derive(Clone, Debug, PartialEq)]
@@ -92,7 +91,7 @@ pub fn series(
     let mut known: BTreeMap<u32, (Answer, bool)> = BTreeMap::new();
     if let Some(store) = store.as_deref() {
         let questions: Vec<Question> = boards.iter().map(question).collect();
-        let stored = served::lookup(store, &questions)?;
+        let stored = resolve::read(store, &questions)?;
         for board in &boards {
             if let Some(answer) = stored.get(&question(board)) {
                 known.insert(board.cols(), (answer.clone(), true));

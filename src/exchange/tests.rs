@@ -44,7 +44,7 @@ fn rejects_bad_records_with_their_lines() {
         ),
         (
             "3,4,open,0,0,3,memo,0.1.0,0,2026-11-29T14:28:00Z",
-            "line 3: open tours of 3x4 from (0, 0) is 3 here but 2 on line 2",
+            "line 3: open tours of 3x4 from (0, 0): count 3 cannot be right: expected 2 (known from the per-square table",
         ),
         (
             "3,4,closedish,0,0,2,memo,0.1.0,0,2026-11-29T14:28:00Z",
@@ -85,11 +85,12 @@ fn rejects_bad_records_with_their_lines() {
         ),
         (
             "3,4,open,,,18,memo,0.1.0,0,2026-11-29T14:28:00Z\n3,4,open,1,0,4,memo,0.1.0,0,2026-11-29T14:28:00Z\n3,4,open,0,1,0,memo,0.1.0,0,2026-11-29T14:28:00Z\n3,4,open,1,1,0,memo,0.1.0,0,2026-11-29T14:28:00Z",
-            "line 3: the total of 3x4 is 18, but its starts in this file add up to 16",
+            // A published total is checked on its own first.
+            "line 3: open tours of 3x4 (directed board total): count 18 cannot be right: expected 16 (known from OEIS A169696",
         ),
         (
             "3,4,open,,,4,memo,0.1.0,0,2026-11-29T14:28:00Z\n3,4,open,1,0,4,memo,0.1.0,0,2026-11-29T14:28:00Z",
-            "line 3: the total of 3x4 is 4, but the starts of it in this file already add up to more: 16",
+            "line 3: open tours of 3x4 (directed board total): count 4 cannot be right: expected 16 (known from OEIS A169696",
         ),
         (
             "5,5,open,,,1729,memo,0.1.0,0,2026-11-29T14:28:00Z",
@@ -148,6 +149,15 @@ fn rejects_bad_records_with_their_lines() {
         let err = csv(&format!("{good}{row}\n")).unwrap_err();
         assert!(err.starts_with(expected), "{row}: {err}");
     }
+    // The same question twice with two counts, on a board whose starts nothing publishes.
+    let twice = "6,6,open,0,0,524486,memo,0.1.0,0,2026-11-29T14:28:00Z\n6,6,open,0,0,524488,memo,0.1.0,0,2026-11-29T14:28:00Z\n";
+    let err = csv(twice).unwrap_err();
+    assert!(
+        err.starts_with(
+            "line 3: open tours of 6x6 from (0, 0) is 524488 here but 524486 on line 2"
+        ),
+        "{err}"
+    );
     assert!(
         read_answers("rows,cols\n", ExchangeFormat::Csv)
             .unwrap_err()
@@ -223,13 +233,13 @@ fn pairs_are_read_with_their_end() {
     // A start added up from its pairs is read; with pairs of it in the file, it must be
     // at least their sum.
     let start =
-        "5,5,open,0,0,304,sum,0.1.0,0,2026-11-29T14:28:00Z,\"sum of pairs (memo, computed)\",,";
+        "6,6,open,0,0,524486,sum,0.1.0,0,2026-11-29T14:28:00Z,\"sum of pairs (memo, computed)\",,";
     assert_eq!(read(&format!("{start}\n")).unwrap()[0].1.engine, SUM);
-    let low = start.replace(",304,", ",50,");
-    let pair = "5,5,between,0,0,56,memo,0.1.0,0,2026-11-29T14:28:00Z,computed,4,4";
+    let low = start.replace(",524486,", ",50,");
+    let pair = "6,6,between,0,0,56,memo,0.1.0,0,2026-11-29T14:28:00Z,computed,4,5";
     assert_eq!(
         read(&format!("{pair}\n{low}\n")).unwrap_err(),
-        "line 3: open tours of 5x5 from (0, 0) is 50, but the pairs from it in this file already add up to more: 56"
+        "line 3: open tours of 6x6 from (0, 0) is 50, but the pairs from it in this file already add up to more: 112"
     );
 }
 

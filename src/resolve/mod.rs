@@ -15,6 +15,8 @@
 //!   file, merged from workers' stores — and the only writer of a store (`admit.rs`).
 //! * [`shipped`]: the results of `data/` compiled into the binary, admitted through that gate
 //!   to every store once per release.
+//! * [`read`]: every answer read from a store, through the read gate and, on boards cheap to
+//!   count, a recount (`read.rs`).
 //!
 //! Every distinct canonical question is answered once. Answers read from the store pass the
 //! read gate ([`crate::trust::served`]). The ones the store lacks are computed in parallel, one
@@ -26,6 +28,7 @@
 
 mod admit;
 pub mod engine;
+mod read;
 mod run;
 mod schedule;
 pub mod shipped;
@@ -48,6 +51,7 @@ pub use engine::{
     AUTO_MEMO_SQUARES, AUTO_MEMO_TOTAL_SQUARES, Choice, Engine, EngineChoice, beyond_every_engine,
     beyond_one_machine, check_engines, check_table,
 };
+pub use read::{read, recheck};
 
 /// Whether `store` serves all of `questions`, which `refused` put beyond one machine: a merged
 /// plan's answers or the results shipped with knights are served where no engine here would
@@ -59,7 +63,7 @@ pub fn served_past_one_machine(
 ) -> Result<bool, Error> {
     match (refused, store) {
         (Error::BeyondOneMachine { .. }, Some(store)) => {
-            let served = served::lookup(store, questions)?;
+            let served = read(store, questions)?;
             Ok(questions.iter().all(|q| served.contains_key(q)))
         }
         _ => Ok(false),
@@ -319,7 +323,7 @@ fn resolve_questions(
 ) -> Result<Resolution, Error> {
     let asked: BTreeSet<Question> = questions.iter().copied().collect();
     let mut known: HashMap<Question, Answer> = match store.as_deref() {
-        Some(store) => served::lookup(store, &asked)?,
+        Some(store) => read(store, &asked)?,
         None => HashMap::new(),
     };
     let from_store: HashSet<Question> = asked
@@ -333,7 +337,7 @@ fn resolve_questions(
     // compute.
     if let Some(store) = store.as_deref() {
         let missing: Vec<&Question> = extra.keys().filter(|q| !known.contains_key(q)).collect();
-        known.extend(served::lookup(store, missing)?);
+        known.extend(read(store, missing)?);
     }
     for (question, choice) in extra {
         if !known.contains_key(&question) {

@@ -11,32 +11,7 @@ use crate::error::Error;
 use crate::exchange::{self, ExchangeFormat};
 use crate::store::{ImportReport, Store};
 
-/// One file of `data/` that ships with the binary.
-#[derive(Clone, Copy, Debug)]
-pub struct ShippedFile {
-    /// Its path in the repository, for sources and messages.
-    pub name: &'static str,
-    /// Its text, as exported by `knights export`.
-    pub text: &'static str,
-}
-
-/// A file of `data/`, named and compiled in.
-macro_rules! shipped {
-    ($file:literal) => {
-        ShippedFile {
-            name: concat!("data/", $file),
-            text: include_str!(concat!("../../data/", $file)),
-        }
-    };
-}
-
-/// The files, in the order they are admitted (a table before the pairs it is the sum of).
-pub const SHIPPED: &[ShippedFile] = &[
-    shipped!("7x7-open.csv"),
-    shipped!("7x8-open.csv"),
-    shipped!("8x8-open.csv"),
-    shipped!("8x8-pairs.csv"),
-];
+pub use crate::trust::known::{SHIPPED, ShippedFile};
 
 /// The release whose results these are: this build's version.
 pub const RELEASE: &str = env!("CARGO_PKG_VERSION");

@@ -35,7 +35,6 @@ use crate::question::{Question, TourKind};
 use crate::resolve::{self, EngineChoice, Resolution, Settings};
 use crate::store::Store;
 use crate::tour::NoTourReason;
-use crate::trust::served;
 use crate::view::{Ends, View};
 
 /// What every request shares.
@@ -397,7 +396,7 @@ impl App {
         let questions = questions.to_vec();
         blocking(move || {
             let store = Store::open(&path)?;
-            let answers = served::lookup(&store, &questions)?;
+            let answers = resolve::read(&store, &questions)?;
             if questions.iter().all(|q| answers.contains_key(q)) {
                 Ok(Some(Resolution {
                     from_store: answers.keys().copied().collect(),
@@ -419,7 +418,7 @@ impl App {
         let questions = questions.to_vec();
         blocking(move || {
             let store = Store::open(&path)?;
-            Ok(served::lookup(&store, &questions)?.len())
+            Ok(resolve::read(&store, &questions)?.len())
         })
         .await
     }

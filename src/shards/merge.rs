@@ -20,7 +20,7 @@ use crate::error::Error;
 use crate::question::{Question, Shape, TourKind};
 use crate::resolve::{self, Incoming, Origin, Settings};
 use crate::store::{Answer, ImportReport, Store};
-use crate::trust::{self, served};
+use crate::trust;
 
 /// What one store holds of a plan's shards.
 #[derive(Clone, Debug)]
@@ -37,7 +37,7 @@ impl StoreAnswers {
         let questions: Vec<Question> = plan.shards.iter().map(|s| s.question).collect();
         Ok(StoreAnswers {
             path: store.path().to_string(),
-            answers: served::lookup(store, &questions)?,
+            answers: resolve::read(store, &questions)?,
         })
     }
 }

@@ -16,6 +16,10 @@
 //!   the count from a start is the sum of the counts between it and every other square; when
 //!   only some of those pairs are known, they add up to at most the start's count.
 //!
+//! * **Known counts** ([`known`]): a count published elsewhere, or shipped with knights and
+//!   adding up to a published one, is what any count of the same question must be; and a
+//!   closed tour of a shorter board lengthened by paths through a block gives a floor.
+//!
 //! None of these makes a count right; each can prove one wrong, cheaply. Only a recount by an
 //! engine confirms a count (`crate::verify`).
 //!
@@ -23,6 +27,7 @@
 //! passes ([`served::lookup`]), and `provenance.rs` the rules of how an answer is recorded:
 //! which engine name may stand behind which question, its seconds and its time.
 
+pub mod known;
 pub mod provenance;
 pub mod served;
 
@@ -51,6 +56,20 @@ pub enum Contradiction {
     PairsSum(BigUint),
     /// A count from a start smaller than the sum of its pairs known so far.
     PairsExceed(BigUint),
+    /// A count known from elsewhere ([`known::known`]) differs.
+    Known {
+        /// The known count.
+        count: BigUint,
+        /// Where it is from.
+        source: String,
+    },
+    /// Fewer tours than a shorter board's known count gives ([`known::floor`]).
+    BelowFloor {
+        /// The floor.
+        floor: known::Floor,
+        /// The shorter board whose count gives it.
+        from: Board,
+    },
     /// An engine counted something else.
     Recount {
         /// Who recounted it, e.g. `the memo engine`.
@@ -76,7 +95,10 @@ impl Contradiction {
                 format!("at least {sum}")
             }
             Contradiction::PairsSum(sum) => sum.to_string(),
-            Contradiction::Recount { count, .. } => count.to_string(),
+            Contradiction::Known { count, .. } | Contradiction::Recount { count, .. } => {
+                count.to_string()
+            }
+            Contradiction::BelowFloor { floor, .. } => format!("at least {floor}"),
         }
     }
 
@@ -91,6 +113,8 @@ impl Contradiction {
             Contradiction::StartsExceed(_) => "the starts known for this board already add up to that".into(),
             Contradiction::PairsSum(_) => "the sum of its pairs' counts, one per end square".into(),
             Contradiction::PairsExceed(_) => "the pairs known from this start already add up to that".into(),
+            Contradiction::Known { source, .. } => format!("known from {source}"),
+            Contradiction::BelowFloor { from, .. } => format!("each closed tour of {from}, whose count is published, opened at its corner and lengthened by each path through blocks beside it, is a different one of these"),
             Contradiction::Recount { by, .. } => format!("recounted by {by}"),
         }
     }
@@ -122,6 +146,19 @@ pub fn check_count(question: &Question, count: &BigUint) -> Result<(), Contradic
         if *count > bound {
             return Err(Contradiction::AboveBound(bound));
         }
+    }
+    if let Some(known) = known::known(question)
+        && known.count != *count
+    {
+        return Err(Contradiction::Known {
+            count: known.count.clone(),
+            source: known.source.clone(),
+        });
+    }
+    if let Some((floor, from)) = known::floor(question)
+        && floor.above(count)
+    {
+        return Err(Contradiction::BelowFloor { floor, from });
     }
     Ok(())
 }
@@ -543,14 +580,14 @@ mod tests {
         assert_eq!(check_count(&one, &BigUint::from(1u32)), Ok(()));
     }
 
-    /// Every published count the tests hold (`tests/data`: board totals, long boards' closed and
+    /// Every published count the tests hold (`data/published`: board totals, long boards' closed and
     /// open tours, every start of the boards of at most 30 squares), directed, with the question
     /// it answers.
     fn published_counts() -> Vec<(Question, BigUint)> {
         let mut counts = Vec::new();
         for text in [
-            include_str!("../../tests/data/board-totals.csv"),
-            include_str!("../../tests/data/series-totals.csv"),
+            include_str!("../../data/published/board-totals.csv"),
+            include_str!("../../data/published/series-totals.csv"),
         ] {
             for line in text.lines().skip(1) {
                 let fields: Vec<&str> = line.split(',').collect();
@@ -565,7 +602,7 @@ mod tests {
                 counts.push((Question::total(b, kind), directed));
             }
         }
-        let starts = include_str!("../../tests/data/open-tours-per-square.csv");
+        let starts = include_str!("../../data/published/open-tours-per-square.csv");
         for line in starts.lines().skip(1) {
             let f: Vec<u32> = line.split(',').map(|x| x.parse().unwrap()).collect();
             let start = Square::new(f[2], f[3]);

@@ -1,4 +1,4 @@
-//! The memo engine against published and independently computed counts (`tests/data/`).
+//! The memo engine against published and independently computed counts (`data/published/`).
 
 use std::collections::BTreeMap;
 

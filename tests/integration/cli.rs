@@ -870,7 +870,7 @@ fn man_page_is_roff_with_every_command() {
 
 /// `series --format bfile` is OEIS's b-file of the series: `n a(n)` per board, a(n) the
 /// undirected count, as the published sequences list it (A306281 for 6xn open, A175881 for
-/// 6xn closed, both in `tests/data/series-totals.csv`).
+/// 6xn closed, both in `data/published/series-totals.csv`).
 #[test]
 fn series_bfile_is_the_published_sequence() {
     for (kind, last, extra) in [

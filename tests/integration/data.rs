@@ -98,7 +98,7 @@ fn check_shipped_table(rows: u32, cols: u32, corner: &str) {
     let published = crate::util::published_totals("open_directed")
         .into_iter()
         .find(|t| (t.rows, t.cols) == (rows, cols))
-        .expect("tests/data/board-totals.csv has the board");
+        .expect("data/published/board-totals.csv has the board");
     assert_eq!(sum, num_bigint::BigUint::from(published.count));
     let test = TestStore::new();
     test.knights()
@@ -278,7 +278,7 @@ fn eight_by_eight_pairs_so_far_are_shards_of_the_plan_and_fit_the_published_tota
     let published = crate::util::published_totals("open_directed")
         .into_iter()
         .find(|t| (t.rows, t.cols) == (8, 8))
-        .expect("tests/data/board-totals.csv has 8x8");
+        .expect("data/published/board-totals.csv has 8x8");
     let published = BigUint::from(published.count);
     if seen.len() == shards.len() {
         assert_eq!(sum, published, "the whole plan: the published total");
@@ -291,7 +291,7 @@ fn eight_by_eight_pairs_so_far_are_shards_of_the_plan_and_fit_the_published_tota
     let closed = crate::util::published_totals("closed_undirected")
         .into_iter()
         .find(|t| (t.rows, t.cols) == (8, 8))
-        .expect("tests/data/board-totals.csv has 8x8's closed tours");
+        .expect("data/published/board-totals.csv has 8x8's closed tours");
     let pair = |from: (u32, u32), to: (u32, u32)| -> BigUint {
         let (from, to) = (
             knights::Square::new(from.0, from.1),

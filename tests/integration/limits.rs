@@ -143,6 +143,6 @@ fn importing_one_pair_of_a_long_board_does_not_list_the_boards_pairs() {
         .timeout(std::time::Duration::from_secs(60))
         .assert()
         .success()
-        .stderr(contains("imported 1 new answers"));
+        .stderr(contains("imported 1 new answer"));
     assert_eq!(test.answers(), 1);
 }

@@ -12,6 +12,7 @@ mod engine;
 mod files;
 mod frontier;
 mod input;
+mod known;
 mod limits;
 mod pairs;
 mod puzzle;

@@ -903,6 +903,33 @@ fn a_total_that_contradicts_its_starts_is_not_served() {
     }
 }
 
+/// A count planted behind knights' back that a published count contradicts (a 5x5 corner of
+/// 306; 304 is published) is not served by `/api/count`, alone or in the table (issue 45).
+#[test]
+fn a_count_that_a_published_one_contradicts_is_not_served() {
+    let server = Server::start(&[]);
+    server.store.run(&["count", "5", "5"]);
+    set_count(
+        &server.store.path(),
+        "rows = 5 AND cols = 5 AND kind = 'open' AND row = 0 AND col = 0",
+        "306",
+    );
+    for path in [
+        "/api/count?rows=5&cols=5&row=4&col=4",
+        "/api/count?rows=5&cols=5",
+    ] {
+        let reply = server.get(path);
+        assert_eq!(reply.status, 500, "{path}: {}", reply.body);
+        assert!(
+            reply
+                .error()
+                .contains("holds 306 for open tours of 5x5 from (0, 0), but expected 304"),
+            "{path}: {}",
+            reply.error()
+        );
+    }
+}
+
 #[test]
 fn a_bad_store_or_address_stops_the_command_with_one_line() {
     let store = TestStore::new();

@@ -19,15 +19,15 @@ pub fn memo(rows: u32, cols: u32) -> MemoCounter {
     .unwrap()
 }
 
-/// A file of `tests/data/`.
+/// A file of `data/published/`.
 pub fn data_file(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests")
         .join("data")
+        .join("published")
         .join(name)
 }
 
-/// A published board total (`tests/data/board-totals.csv`).
+/// A published board total (`data/published/board-totals.csv`).
 #[derive(Debug, serde::Deserialize)]
 pub struct PublishedTotal {
     /// Board rows.
@@ -52,7 +52,7 @@ pub fn published_totals(kind: &str) -> Vec<PublishedTotal> {
         .collect()
 }
 
-/// A published term of a sequence over long boards (`tests/data/series-totals.csv`), of any
+/// A published term of a sequence over long boards (`data/published/series-totals.csv`), of any
 /// size.
 #[derive(Debug, serde::Deserialize)]
 pub struct PublishedTerm {

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 use knights::exchange::{self, ExchangeFormat};
+use knights::input::plural;
 use knights::resolve::{self, Incoming};
 
 use crate::cli::flags::StoreOnlyFlags;
@@ -52,8 +53,9 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
     let report = resolve::admit(&mut store, incoming, &session.settings(EngineArg::Auto))
         .map_err(|e| in_file(&name, e))?;
     eprintln!(
-        "imported {} new answers from {name} ({} already stored) into {}",
+        "imported {} new {} from {name} ({} already stored) into {}",
         report.added,
+        plural(report.added, "answer", "answers"),
         report.already_stored,
         store.path()
     );

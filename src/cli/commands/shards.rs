@@ -412,7 +412,7 @@ fn merge(args: MergeArgs, session: &Session) -> Result<()> {
     let settings = session.settings(EngineArg::Auto);
     let (merged, report) = shards::merge_into(&mut store, &plan, &stores, &settings)?;
     eprintln!(
-        "merged {} shards of {} by {} from {} {} into {}: {} new answers, {} already stored",
+        "merged {} shards of {} by {} from {} {} into {}: {} new {}, {} already stored",
         plan.shards.len(),
         plan.board,
         plan.split,
@@ -420,6 +420,7 @@ fn merge(args: MergeArgs, session: &Session) -> Result<()> {
         plural(stores.len(), "store", "stores"),
         store.path(),
         report.added,
+        plural(report.added, "answer", "answers"),
         report.already_stored
     );
     let text = Format::from(args.format).exporter().table(&merged.table)?;

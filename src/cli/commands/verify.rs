@@ -93,6 +93,12 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
                 report.not_recounted, args.seconds
             ));
         }
+    } else if report.recounted > 0 {
+        summary.push_str(&format!(
+            "; {} on boards of at most {} squares recounted by the engines",
+            report.recounted,
+            knights::resolve::RECOUNT_SQUARES
+        ));
     }
     text.push_str(&summary);
     text.push('\n');

@@ -1,0 +1,665 @@
+//! Counts known from elsewhere, which every count of the same question must equal, and floors
+//! below which a count cannot be.
+//!
+//! * **Published** (`data/published/`, each row with its source): board totals and long
+//!   boards' terms from OEIS, and the per-square table of every board of at most 30 squares
+//!   from two independent backtracking programs.
+//! * **Shipped** (`data/`): the results knights computed and ships (7×7, 7×8 and 8×8 from
+//!   each start, 8×8's pairs), taken as known only where they add up: a board's starts to
+//!   its published total, a start's pairs to its shipped count.
+//! * **Floors** ([`closed_floor`]): a closed tour of `r×n` opened at its corner and walked on
+//!   through an `r×k` block beside it is a closed tour of `r×(n+k)`, a different one for each
+//!   tour and each path through the block, so a known count of a shorter board times the
+//!   block's paths is a floor of a longer one's ([`BLOCKS`]). Every closed tour is also an
+//!   open one from each of its squares, and an open board total holds `N` open tours per
+//!   closed one.
+//!
+//! The gate compares every count it sees with these; they are never served as answers.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::OnceLock;
+
+use num_bigint::BigUint;
+
+use crate::board::{Board, Square};
+use crate::question::{Question, Shape, TourKind};
+
+/// A count known from elsewhere, and where it is from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Known {
+    /// The directed count, as the store keeps it.
+    pub count: BigUint,
+    /// Where it is from, for a message: `OEIS A165134`, `shipped with knights (data/7x7-open.csv)`.
+    pub source: String,
+}
+
+/// The count of `question` known from elsewhere, if any.
+pub fn known(question: &Question) -> Option<&'static Known> {
+    table().get(question)
+}
+
+/// Every count known from elsewhere, by canonical question.
+pub fn all() -> &'static HashMap<Question, Known> {
+    table()
+}
+
+/// A file of results that ships with knights (`data/`), compiled in.
+#[derive(Clone, Copy, Debug)]
+pub struct ShippedFile {
+    /// Its path in the repository, for sources and messages.
+    pub name: &'static str,
+    /// Its text, as exported by `knights export`.
+    pub text: &'static str,
+}
+
+/// A file of `data/`, named and compiled in.
+macro_rules! shipped {
+    ($file:literal) => {
+        ShippedFile {
+            name: concat!("data/", $file),
+            text: include_str!(concat!("../../data/", $file)),
+        }
+    };
+}
+
+/// The results knights ships, in the order they are admitted to a store (a table before the
+/// pairs it is the sum of).
+pub const SHIPPED: &[ShippedFile] = &[
+    shipped!("7x7-open.csv"),
+    shipped!("7x8-open.csv"),
+    shipped!("8x8-open.csv"),
+    shipped!("8x8-pairs.csv"),
+];
+
+const BOARD_TOTALS: &str = include_str!("../../data/published/board-totals.csv");
+const SERIES_TOTALS: &str = include_str!("../../data/published/series-totals.csv");
+const PER_SQUARE: &str = include_str!("../../data/published/open-tours-per-square.csv");
+const PER_SQUARE_SOURCE: &str =
+    "the per-square table of two independent backtracking programs (data/published)";
+
+fn table() -> &'static HashMap<Question, Known> {
+    static TABLE: OnceLock<HashMap<Question, Known>> = OnceLock::new();
+    TABLE.get_or_init(build)
+}
+
+fn build() -> HashMap<Question, Known> {
+    let mut table = HashMap::new();
+    for text in [BOARD_TOTALS, SERIES_TOTALS] {
+        for row in records(text) {
+            let (Some(board), Ok(count)) = (board(&row[0], &row[1]), row[3].parse::<BigUint>())
+            else {
+                continue;
+            };
+            let (kind, count) = match row[2].as_str() {
+                "open_directed" => (TourKind::Open, count),
+                "open_undirected" => (TourKind::Open, count * 2u32),
+                "closed_undirected" => (TourKind::Closed, count * 2u32),
+                _ => continue,
+            };
+            table.insert(
+                Question::total(board, kind),
+                Known {
+                    count,
+                    source: row[4].clone(),
+                },
+            );
+        }
+    }
+    for row in records(PER_SQUARE) {
+        let (Some(board), Some(start), Ok(count)) = (
+            board(&row[0], &row[1]),
+            square(&row[2], &row[3]),
+            row[4].parse::<BigUint>(),
+        ) else {
+            continue;
+        };
+        table.insert(
+            Question::from_start(board, start, TourKind::Open),
+            Known {
+                count,
+                source: PER_SQUARE_SOURCE.into(),
+            },
+        );
+    }
+    add_shipped(&mut table);
+    table
+}
+
+/// The shipped results that add up: a board's starts (all of them) to its published total, a
+/// start's pairs (all of them) to the start's count known.
+fn add_shipped(table: &mut HashMap<Question, Known>) {
+    let mut shipped: HashMap<Question, (BigUint, &'static str)> = HashMap::new();
+    for file in SHIPPED {
+        for (question, count) in shipped_records(file.text) {
+            shipped.insert(question, (count, file.name));
+        }
+    }
+    let count_of = |q: &Question, table: &HashMap<Question, Known>| -> Option<BigUint> {
+        shipped
+            .get(q)
+            .map(|(c, _)| c.clone())
+            .or_else(|| table.get(q).map(|k| k.count.clone()))
+    };
+    let boards: Vec<Board> = {
+        let mut b: Vec<Board> = shipped.keys().map(|q| q.board).collect();
+        b.sort();
+        b.dedup();
+        b
+    };
+    for board in boards {
+        let total = Question::total(board, TourKind::Open);
+        let Some(published) = table
+            .get(&total)
+            .filter(|k| !k.source.contains("knights ships"))
+        else {
+            continue;
+        };
+        let (sum, complete) = super::starts_sum(board, |s| shipped.get(s).map(|(count, _)| count));
+        if !complete || sum != published.count {
+            continue;
+        }
+        let published_source = published.source.clone();
+        for (start, _) in Question::starts_of_board(board, TourKind::Open) {
+            let (count, name) = shipped[&start].clone();
+            table.entry(start).or_insert(Known {
+                count,
+                source: format!(
+                    "the table knights ships ({name}), whose starts add up to {published_source}'s total"
+                ),
+            });
+        }
+    }
+    // Pairs, where every pair from a start is shipped and they add up to the start's count.
+    let mut starts: Vec<Question> = shipped
+        .keys()
+        .filter(|q| matches!(q.shape(), Shape::Between(..)))
+        .map(|q| Question::from_start(q.board, q.start.expect("a pair has a start"), q.kind))
+        .collect();
+    starts.sort();
+    starts.dedup();
+    for start in starts {
+        let Some(count) = table.get(&start).map(|k| k.count.clone()) else {
+            continue;
+        };
+        let (sum, complete) = super::pairs_sum(&start, |p| shipped.get(p).map(|(c, _)| c));
+        if !complete || sum != count {
+            continue;
+        }
+        for pair in start.pairs_from() {
+            if let Some(count) = count_of(&pair, table) {
+                let name = shipped[&pair].1;
+                table.entry(pair).or_insert(Known {
+                    count,
+                    source: format!(
+                        "the pairs knights ships ({name}), which add up to the count from {}",
+                        start.start.expect("a start")
+                    ),
+                });
+            }
+        }
+    }
+}
+
+/// The records of a CSV text after its header, as fields.
+fn records(text: &str) -> impl Iterator<Item = Vec<String>> + '_ {
+    csv::ReaderBuilder::new()
+        .from_reader(text.as_bytes())
+        .into_records()
+        .filter_map(Result::ok)
+        .map(|record| record.iter().map(str::to_string).collect())
+}
+
+/// The questions and counts of a file as `knights export` writes it (only what the table
+/// needs: the board, the kind, the squares, the count).
+fn shipped_records(text: &str) -> Vec<(Question, BigUint)> {
+    let mut reader = csv::ReaderBuilder::new().from_reader(text.as_bytes());
+    let headers = reader.headers().cloned().unwrap_or_default();
+    let column = |name: &str| headers.iter().position(|h| h == name);
+    let (Some(rows), Some(cols), Some(kind), Some(row), Some(col), Some(count)) = (
+        column("rows"),
+        column("cols"),
+        column("kind"),
+        column("row"),
+        column("col"),
+        column("count"),
+    ) else {
+        return Vec::new();
+    };
+    let (to_row, to_col) = (column("to_row"), column("to_col"));
+    let field = |record: &csv::StringRecord, i: Option<usize>| {
+        i.and_then(|i| record.get(i)).unwrap_or("").to_string()
+    };
+    reader
+        .records()
+        .filter_map(Result::ok)
+        .filter_map(|r| {
+            let board = board(&r[rows], &r[cols])?;
+            let count: BigUint = r[count].parse().ok()?;
+            let question = match (&r[kind], square(&r[row], &r[col])) {
+                ("closed", _) => Question::total(board, TourKind::Closed),
+                ("open", None) => Question::total(board, TourKind::Open),
+                ("open", Some(start)) => Question::from_start(board, start, TourKind::Open),
+                ("between", Some(start)) => {
+                    let end = square(&field(&r, to_row), &field(&r, to_col))?;
+                    Question::between(board, start, end)
+                }
+                _ => return None,
+            };
+            Some((question, count))
+        })
+        .collect()
+}
+
+fn board(rows: &str, cols: &str) -> Option<Board> {
+    Board::new(rows.parse().ok()?, cols.parse().ok()?).ok()
+}
+
+fn square(row: &str, col: &str) -> Option<Square> {
+    Some(Square::new(row.parse().ok()?, col.parse().ok()?))
+}
+
+/// Paths through an `rows×cols` block that carry a closed tour on from the corner of the
+/// board beside it: Hamiltonian paths of the block from (2, 0) or (1, 1) to (1, 0) or
+/// (3, 0), counted by knights' engines (each checked by the tests, the small ones against the
+/// backtracking reference).
+///
+/// A closed tour of an `r×n` board uses both moves of its corner (0, n−1), one of them to
+/// (2, n−2). Without that move, the tour is a path from (0, n−1) to (2, n−2); a move from
+/// (0, n−1) to (2, n) or (1, n+1), a path through the block, and a move from (1, n) or (3, n)
+/// to (2, n−2) close it again on `r×(n+k)`. The tour and the path can be read back from the
+/// result (its only two moves across the cut), so the longer board has at least the product.
+pub const BLOCKS: &[Block] = &[
+    Block {
+        rows: 3,
+        cols: 4,
+        paths: 1,
+    },
+    Block {
+        rows: 3,
+        cols: 8,
+        paths: 22,
+    },
+    Block {
+        rows: 3,
+        cols: 10,
+        paths: 132,
+    },
+    Block {
+        rows: 3,
+        cols: 12,
+        paths: 1_564,
+    },
+    Block {
+        rows: 5,
+        cols: 6,
+        paths: 98,
+    },
+    Block {
+        rows: 5,
+        cols: 8,
+        paths: 90_947,
+    },
+    Block {
+        rows: 5,
+        cols: 10,
+        paths: 27_019_959,
+    },
+    Block {
+        rows: 6,
+        cols: 4,
+        paths: 6,
+    },
+    Block {
+        rows: 6,
+        cols: 5,
+        paths: 248,
+    },
+    Block {
+        rows: 6,
+        cols: 6,
+        paths: 38_010,
+    },
+    Block {
+        rows: 6,
+        cols: 7,
+        paths: 3_639_617,
+    },
+    Block {
+        rows: 8,
+        cols: 3,
+        paths: 4,
+    },
+    Block {
+        rows: 8,
+        cols: 4,
+        paths: 388,
+    },
+    Block {
+        rows: 8,
+        cols: 5,
+        paths: 152_522,
+    },
+    Block {
+        rows: 8,
+        cols: 6,
+        paths: 172_336_557,
+    },
+    Block {
+        rows: 8,
+        cols: 7,
+        paths: 115_161_146_634,
+    },
+];
+
+/// An `rows×cols` block and its [`BLOCKS`] paths.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Block {
+    /// Its rows: the rows of the boards it lengthens.
+    pub rows: u32,
+    /// Its columns: how much longer it makes them.
+    pub cols: u32,
+    /// Its paths from (2, 0) or (1, 1) to (1, 0) or (3, 0).
+    pub paths: u64,
+}
+
+impl Block {
+    /// The questions whose counts add up to [`Block::paths`]: the open tours between each
+    /// start and each end of the block.
+    pub fn pairs(&self) -> Vec<(Board, Square, Square)> {
+        let board = Board::new(self.rows, self.cols).expect("a block is a board");
+        let mut pairs = Vec::new();
+        for start in [Square::new(2, 0), Square::new(1, 1)] {
+            for end in [Square::new(1, 0), Square::new(3, 0)] {
+                if board.contains(start) && board.contains(end) {
+                    pairs.push((board, start, end));
+                }
+            }
+        }
+        pairs
+    }
+}
+
+/// A floor of a count: it is at least this.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Floor {
+    /// At least this number.
+    Exact(BigUint),
+    /// At least `2^k`: a floor too long to write out.
+    PowerOfTwo(u64),
+}
+
+impl Floor {
+    /// Whether `count` is below the floor.
+    pub fn above(&self, count: &BigUint) -> bool {
+        match self {
+            Floor::Exact(floor) => count < floor,
+            Floor::PowerOfTwo(bits) => count.bits() <= *bits,
+        }
+    }
+
+    /// The floor times `n`.
+    fn times(self, n: u64) -> Floor {
+        match self {
+            Floor::Exact(floor) => Floor::Exact(floor * n),
+            Floor::PowerOfTwo(bits) => Floor::PowerOfTwo(bits + u64::from(n.max(1).ilog2())),
+        }
+    }
+
+    /// Its size in bits, about.
+    fn bits(&self) -> u64 {
+        match self {
+            Floor::Exact(floor) => floor.bits(),
+            Floor::PowerOfTwo(bits) => bits + 1,
+        }
+    }
+}
+
+impl fmt::Display for Floor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Floor::Exact(floor) => write!(f, "{floor}"),
+            Floor::PowerOfTwo(bits) => write!(f, "2^{bits}"),
+        }
+    }
+}
+
+/// Floors past this many bits are kept as powers of two.
+const EXACT_BITS: u64 = 1 << 12;
+
+/// The most columns of blocks added up exactly, one combination at a time; past that, the
+/// block with the most paths a column is repeated.
+const EXACT_COLS: u32 = 64;
+
+/// A floor of `question`'s count from the known closed counts of shorter boards of the same
+/// rows ([`BLOCKS`]), with the board it comes from; `None` where none is known. A closed
+/// count (directed) is at least that; open tours from a start at least the directed closed
+/// count; an open board total at least its squares times it.
+pub fn floor(question: &Question) -> Option<(Floor, Board)> {
+    let (closed, from) = closed_floor(question.board)?;
+    let floor = match (question.kind, question.shape()) {
+        (TourKind::Closed, _) => closed,
+        (TourKind::Open, Shape::From(_)) => closed,
+        (TourKind::Open, Shape::Total) => closed.times(question.board.squares()),
+        (TourKind::Open, Shape::Between(..)) => return None,
+    };
+    Some((floor, from))
+}
+
+/// A floor of the directed closed count of `board` from a shorter board's known count and
+/// the [`BLOCKS`] of its rows (either side of `board` as its rows), with the shorter board.
+pub fn closed_floor(board: Board) -> Option<(Floor, Board)> {
+    let mut best: Option<(Floor, Board)> = None;
+    for (rows, length) in [(board.rows(), board.cols()), (board.cols(), board.rows())] {
+        let Some((blocks, added, bases)) = lengthening().get(&rows) else {
+            continue;
+        };
+        for (shorter, count) in bases {
+            let n = if shorter.rows() == rows {
+                shorter.cols()
+            } else {
+                shorter.rows()
+            };
+            if n >= length {
+                continue;
+            }
+            let Some(floor) = lengthened(count, length - n, blocks, added) else {
+                continue;
+            };
+            if best.as_ref().is_none_or(|(b, _)| floor.bits() > b.bits()) {
+                best = Some((floor, *shorter));
+            }
+        }
+    }
+    best
+}
+
+/// For each number of rows with [`BLOCKS`]: its blocks, their products ([`products`]) and the
+/// boards of those rows (either side, at least 3 columns) whose closed count is known and not
+/// 0, with it. Made once: a floor is then a few multiplications.
+#[allow(clippy::type_complexity)]
+fn lengthening() -> &'static HashMap<
+    u32,
+    (
+        Vec<&'static Block>,
+        Vec<Option<BigUint>>,
+        Vec<(Board, &'static BigUint)>,
+    ),
+> {
+    static LENGTHENING: OnceLock<
+        HashMap<
+            u32,
+            (
+                Vec<&'static Block>,
+                Vec<Option<BigUint>>,
+                Vec<(Board, &'static BigUint)>,
+            ),
+        >,
+    > = OnceLock::new();
+    LENGTHENING.get_or_init(|| {
+        let mut by_rows = HashMap::new();
+        for rows in BLOCKS.iter().map(|b| b.rows) {
+            if by_rows.contains_key(&rows) {
+                continue;
+            }
+            let blocks: Vec<&'static Block> = BLOCKS.iter().filter(|b| b.rows == rows).collect();
+            let added = products(&blocks);
+            let bases = all()
+                .iter()
+                .filter_map(|(q, known)| {
+                    let b = q.board;
+                    let sides =
+                        (b.rows() == rows && b.cols() >= 3) || (b.cols() == rows && b.rows() >= 3);
+                    (q.kind == TourKind::Closed && sides && known.count != BigUint::ZERO)
+                        .then_some((b, &known.count))
+                })
+                .collect();
+            by_rows.insert(rows, (blocks, added, bases));
+        }
+        by_rows
+    })
+}
+
+/// `added[d]`: the most paths blocks of `d` columns in all give, for `d` up to
+/// [`EXACT_COLS`] (`None` where no blocks add up to `d`).
+fn products(blocks: &[&Block]) -> Vec<Option<BigUint>> {
+    let mut added: Vec<Option<BigUint>> = vec![None; EXACT_COLS as usize + 1];
+    added[0] = Some(BigUint::from(1u32));
+    for d in 1..=EXACT_COLS as usize {
+        for block in blocks {
+            let k = block.cols as usize;
+            if k > d {
+                continue;
+            }
+            if let Some(before) = &added[d - k] {
+                let product = before * block.paths;
+                if added[d].as_ref().is_none_or(|best| product > *best) {
+                    added[d] = Some(product);
+                }
+            }
+        }
+    }
+    added
+}
+
+/// `count` (closed, directed) lengthened by `d` columns of blocks.
+fn lengthened(
+    count: &BigUint,
+    d: u32,
+    blocks: &[&Block],
+    added: &[Option<BigUint>],
+) -> Option<Floor> {
+    if d <= EXACT_COLS {
+        let paths = added[d as usize].as_ref()?;
+        return Some(Floor::Exact(count * paths));
+    }
+    // The block with the most paths a column, repeated; the rest exactly.
+    let best = blocks.iter().max_by(|a, b| {
+        let rate = |x: &Block| (x.paths as f64).log2() / f64::from(x.cols);
+        rate(a).total_cmp(&rate(b))
+    })?;
+    let k = best.cols;
+    let repeats = (d - EXACT_COLS).div_ceil(k);
+    let rest = d - repeats * k;
+    let rest_paths = added[rest as usize].as_ref()?;
+    let low_bits = |x: &BigUint| x.bits().saturating_sub(1);
+    let bits = u64::from(repeats) * u64::from(best.paths.ilog2());
+    if bits + count.bits() + rest_paths.bits() > EXACT_BITS {
+        return Some(Floor::PowerOfTwo(
+            low_bits(count) + bits + low_bits(rest_paths),
+        ));
+    }
+    let floor = count * rest_paths * BigUint::from(best.paths).pow(repeats);
+    Some(Floor::Exact(floor))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn board(r: u32, c: u32) -> Board {
+        Board::new(r, c).unwrap()
+    }
+
+    #[test]
+    fn every_published_row_is_known() {
+        let lines = [BOARD_TOTALS, SERIES_TOTALS, PER_SQUARE]
+            .iter()
+            .map(|t| t.lines().count() - 1)
+            .sum::<usize>();
+        assert!(lines > 600);
+        let corner = known(&Question::from_start(
+            board(5, 5),
+            Square::new(4, 4),
+            TourKind::Open,
+        ))
+        .unwrap();
+        assert_eq!(corner.count, BigUint::from(304u32));
+        let total = known(&Question::total(board(8, 8), TourKind::Open)).unwrap();
+        assert_eq!(total.count, "19591828170979904".parse::<BigUint>().unwrap());
+        assert!(total.source.contains("A165134"), "{}", total.source);
+        // Closed counts are kept directed: twice OEIS's.
+        let closed = known(&Question::total(board(6, 6), TourKind::Closed)).unwrap();
+        assert_eq!(closed.count, BigUint::from(2 * 9862u32));
+    }
+
+    /// Every shipped start and pair adds up, so every one is known.
+    #[test]
+    fn every_shipped_result_adds_up() {
+        for file in SHIPPED {
+            let records = shipped_records(file.text);
+            assert!(!records.is_empty(), "{}", file.name);
+            for (question, count) in records {
+                let known = known(&question).unwrap_or_else(|| panic!("{question}"));
+                assert_eq!(known.count, count, "{question}");
+            }
+        }
+        let corner = known(&Question::from_start(
+            board(7, 7),
+            Square::new(0, 0),
+            TourKind::Open,
+        ))
+        .unwrap();
+        assert!(
+            corner.source.contains("data/7x7-open.csv"),
+            "{}",
+            corner.source
+        );
+    }
+
+    #[test]
+    fn floors_of_long_boards() {
+        // 8x100000's closed tours: far past 12.
+        let (floor, from) = closed_floor(board(8, 100_000)).unwrap();
+        assert!(floor.above(&BigUint::from(12u32)));
+        assert!(
+            matches!(floor, Floor::PowerOfTwo(bits) if bits > 400_000),
+            "{floor}"
+        );
+        assert_eq!(from.rows(), 8);
+        // 8x16 from a published shorter board: 8x13's count times 8x3's 4 paths at least.
+        let (floor, _) = closed_floor(board(8, 16)).unwrap();
+        let k13 = &known(&Question::total(board(8, 13), TourKind::Closed))
+            .unwrap()
+            .count;
+        assert!(
+            matches!(&floor, Floor::Exact(f) if *f >= k13 * 4u32),
+            "{floor}"
+        );
+        // Every known closed count is at least the floor from the shorter ones.
+        for (question, known) in all() {
+            if question.kind != TourKind::Closed {
+                continue;
+            }
+            if let Some((floor, from)) = closed_floor(question.board) {
+                assert!(
+                    !floor.above(&known.count),
+                    "{question} from {from}: {floor}"
+                );
+            }
+        }
+        // No rows without blocks, no board without a shorter known one.
+        assert!(closed_floor(board(7, 40)).is_none());
+        assert!(closed_floor(board(8, 5)).is_none());
+    }
+}
