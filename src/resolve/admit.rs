@@ -9,7 +9,9 @@
 //!
 //! 1. Each answer on its own: a canonical question, recorded as the rules of
 //!    [`crate::trust::provenance`] allow (engine, seconds, time), a count that no theorem,
-//!    parity or bound refutes ([`trust::check_count`]), within reach of an engine.
+//!    parity or bound refutes ([`trust::check_count`]), within reach of an engine. The sums a
+//!    merge adds up ([`Origin::Sum`]) are checked so after step 3: a sum is wrong when one of
+//!    its parts is, and the part names its store.
 //! 2. Together, and with the store: the same count for the same question, here and in the
 //!    store; every open total the sum of its starts (at least the sum of those known) and, on
 //!    boards with pairs among the answers, every start the sum of its pairs.
@@ -84,7 +86,7 @@ impl Origin<'_> {
             Origin::Computed => Error::Internal(message),
             Origin::Line(line) => InputError::at(*line, message).into(),
             Origin::Store(path) => InputError::whole(format!("{path}: {message}")).into(),
-            Origin::Sum => InputError::whole(message).into(),
+            Origin::Sum => InputError::whole(format!("added up by the merge: {message}")).into(),
         }
     }
 }
@@ -144,7 +146,7 @@ pub fn admit(
     incoming: Incoming<'_>,
     settings: &Settings,
 ) -> Result<ImportReport, Error> {
-    for (origin, answer) in incoming.each() {
+    for (origin, answer) in incoming.each().filter(|(o, _)| *o != Origin::Sum) {
         check_alone(origin, answer)?;
     }
     if let Incoming::Computed(answers) = incoming {
@@ -156,6 +158,9 @@ pub fn admit(
     }
     check_together(store, &incoming)?;
     recount(&incoming, settings)?;
+    for (origin, answer) in incoming.each().filter(|(o, _)| *o == Origin::Sum) {
+        check_alone(origin, answer)?;
+    }
     let records: Vec<(usize, Answer)> = match incoming {
         Incoming::File { name, records } => records
             .iter()

@@ -32,12 +32,15 @@ pub struct StoreAnswers {
 }
 
 impl StoreAnswers {
-    /// Looks up the plan's questions in `store`.
+    /// Looks up the plan's questions in `store`, as they are: a worker's store comes from
+    /// elsewhere, so what it holds is an import, and every count passes the import gate
+    /// ([`resolve::admit`], in [`merge_into`]) before it is printed or stored, refused as bad
+    /// input naming the record and the file.
     pub fn read(store: &Store, plan: &Plan) -> Result<StoreAnswers, Error> {
         let questions: Vec<Question> = plan.shards.iter().map(|s| s.question).collect();
         Ok(StoreAnswers {
             path: store.path().to_string(),
-            answers: resolve::read(store, &questions)?,
+            answers: store.lookup(&questions)?,
         })
     }
 }
@@ -168,7 +171,7 @@ pub fn status(plan: &Plan, stores: &[StoreAnswers]) -> ShardStatus {
 /// Refused, before anything is added up: a shard with two different counts (naming it and
 /// both stores), a shard missing or in fewer stores than the plan's replicas (naming the
 /// first few), and by both, a start that the sum of its pairs contradicts (naming it, its
-/// store and the sum). The counts were read through the read gate ([`StoreAnswers::read`]).
+/// store and the sum). The counts are checked by the import gate afterwards ([`merge_into`]).
 pub fn merge<'a>(
     plan: &Plan,
     stores: &'a [StoreAnswers],

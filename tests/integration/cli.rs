@@ -661,7 +661,11 @@ fn precompute_query_export_import_round_trip() {
 #[test]
 fn import_rejects_malformed_rows_without_touching_the_store() {
     let test = TestStore::new();
-    test.knights().args(["count", "3", "4"]).assert().success();
+    // 3x13 is neither published nor recounted on admit: the stored answer is what conflicts.
+    test.knights()
+        .args(["count", "3", "13", "0", "0"])
+        .assert()
+        .success();
     let before = test.answers();
     let header = "rows,cols,kind,row,col,count,engine,version,seconds,computed_at\n";
     let good = "4,5,open,0,0,32,memo,0.1.0,0.001,2026-11-29T14:28:00Z\n";
@@ -675,7 +679,7 @@ fn import_rejects_malformed_rows_without_touching_the_store() {
             "line 3: the board 5x4 is not canonical",
         ),
         (
-            "3,4,open,0,0,3,memo,0.1.0,0.001,2026-11-29T14:28:00Z\n",
+            "3,13,open,0,0,30494,memo,0.1.0,0.001,2026-11-29T14:28:00Z\n",
             "conflicting answers",
         ),
         ("4,5,open,0,0,32,memo\n", "line 3: malformed CSV"),

@@ -118,7 +118,7 @@ fn imports_that_known_counts_or_floors_contradict_are_refused() {
     import_refused(
         &test,
         "6,6,open,,,6637922,frontier",
-        "expected 6637920 (known from OEIS A165134)",
+        "expected 6637920 (known from OEIS A306281)",
     );
     import_refused(&test, "8,40,open,0,0,2,frontier", "expected at least ");
 }
@@ -174,14 +174,14 @@ fn planted_counts_are_refused_by_every_reader_and_named_by_verify() {
         &["count", "6", "6", "5", "0"],
         "holds 999998 for open tours of 6x6 from (0, 0), but expected 524486 (recounted by the memo engine)",
     );
-    refused(&["precompute", "--max-squares", "36"], "holds 999998");
+    refused(&["precompute", "--boards", "6x6..6x6"], "holds 999998");
     refused(
         &["count", "5", "6", "4", "5", "--to", "0", "0"],
         "holds 1066",
     );
     refused(
         &["count", "5", "8", "0", "0"],
-        "5x8's total is 36122108 (known from OEIS A083386)",
+        "5x8's total is 36122108 (known from OEIS A083386",
     );
     let output = test.knights().arg("verify").output().unwrap();
     assert_eq!(output.status.code(), Some(1));

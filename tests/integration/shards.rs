@@ -523,7 +523,7 @@ fn merges_refuse_an_edited_worker_store_naming_the_record_and_the_file() {
     refused_until_put_back(&workers, &[workers.store(0)], corner, (5, 5), |db, was| {
         assert_eq!(was, 304);
         format!(
-            "{}: open tours of 5x5 from (0, 0): count 306 cannot be right: expected 304 (recounted by the memo engine)",
+            "{}: open tours of 5x5 from (0, 0): count 306 cannot be right: expected 304 (known from the per-square table",
             db.display()
         )
     });
@@ -547,17 +547,24 @@ fn merges_refuse_an_edited_worker_store_naming_the_record_and_the_file() {
 /// (it exited 1 before issue 20), naming the question and both counts; nothing is stored.
 #[test]
 fn a_merge_that_conflicts_with_the_store_is_bad_input() {
-    let workers = Workers::new(5, 5);
+    // 3x13: neither published nor recounted, so only the merge can see the conflict.
+    let workers = Workers::new(3, 13);
     finish(workers.run(0, 1));
-    workers.test.run(&["count", "5", "5"]);
-    // The corner and the total changed together, so that the store agrees with itself.
+    workers.test.run(&["count", "3", "13"]);
+    // The corner (four squares of the board) and the total changed together, so that the
+    // store agrees with itself.
     let db = workers.test.path();
-    set_count(&db, "rows = 5 AND cols = 5 AND row = 0 AND col = 0", "306");
     set_count(
         &db,
-        "rows = 5 AND cols = 5 AND kind = 'open' AND row IS NULL",
-        "1736",
+        "rows = 3 AND cols = 13 AND row = 0 AND col = 0",
+        "30494",
     );
+    set_count(
+        &db,
+        "rows = 3 AND cols = 13 AND kind = 'open' AND row IS NULL",
+        "257736",
+    );
+    workers.test.knights().arg("verify").assert().success();
     let before = workers.test.answers();
     let refused = workers
         .with_stores("merge", &[workers.store(0)])
@@ -566,8 +573,8 @@ fn a_merge_that_conflicts_with_the_store_is_bad_input() {
     let stderr = String::from_utf8_lossy(&refused.get_output().stderr).into_owned();
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     for part in [
-        "conflicting answers for open tours of 5x5 from (0, 0): the store has 306".to_string(),
-        format!("{} has 304", workers.store(0).display()),
+        "conflicting answers for open tours of 3x13 from (0, 0): the store has 30494".to_string(),
+        format!("{} has 30492", workers.store(0).display()),
     ] {
         assert!(stderr.contains(&part), "{part}\n{stderr}");
     }

@@ -41,11 +41,12 @@ fn import_refuses_counts_that_cannot_be_right_naming_the_record() {
     let test = TestStore::new();
     test.knights().args(["count", "3", "4"]).assert().success();
     let good = record("5,6,open,0,0,4542");
-    // One wrong count among good ones: recounted and refused.
+    // One wrong count among good ones: recounted (6x6's starts are published nowhere, and
+    // 36 squares are cheap) and refused.
     refused(
         &test,
-        &format!("{good}{}", record("5,5,open,0,0,305")),
-        "line 3: open tours of 5x5 from (0, 0): count 305 cannot be right: expected 304 (recounted by the memo engine)",
+        &format!("{good}{}", record("6,6,open,0,0,524488")),
+        "line 3: open tours of 6x6 from (0, 0): count 524488 cannot be right: expected 524486 (recounted by the memo engine)",
     );
     // More tours than the board's moves allow.
     refused(
@@ -76,55 +77,54 @@ fn import_refuses_counts_that_cannot_be_right_naming_the_record() {
         &record("9,9,open,,,1000"),
         "line 2: open tours of 9x9 (directed board total): count 1000 cannot be checked: no engine of this knights counts it",
     );
-    // Larger than the recount limit, within the engines' reach: checked by the bound only.
+    // The right count, recounted, goes in.
     let output = import(&test, &record("6,6,open,0,0,524486"));
     assert!(output.status.success(), "{output:?}");
-    // The store's own answer.
+    // The store's own answer, on a board neither published nor recounted (3x13).
+    test.run(&["count", "3", "13", "0", "0", "--engine", "memo"]);
     refused(
         &test,
-        &record("3,4,open,0,0,3"),
-        "line 2: conflicting answers for open tours of 3x4 from (0, 0): the store has 2 (memo, computed), the file has 3",
+        &record("3,13,open,0,0,30494"),
+        "line 2: conflicting answers for open tours of 3x13 from (0, 0): the store has 30492 (memo, computed), the file has 30494",
     );
 }
 
 #[test]
 fn import_refuses_a_total_that_contradicts_the_stored_starts() {
+    // 3x13: neither published nor recounted, so only the sums can tell. Its starts but two
+    // ((0, 0) and (0, 2), classes of 4 squares: 4·30492 + 4·2216 of its 257728), no total.
     let test = TestStore::new();
-    // Two of the four starts of 3x4 (classes of 4 and 2 squares: 2·4 + 4·2 = 16), no total.
-    for square in [["0", "0"], ["1", "0"]] {
-        test.knights()
-            .args(["count", "3", "4"])
-            .args(square)
-            .assert()
-            .success();
-    }
+    test.run(&["count", "3", "13"]);
+    test.sqlite()
+        .execute(
+            "DELETE FROM answers WHERE rows = 3 AND cols = 13 AND kind = 'open'
+                 AND (row IS NULL OR (row = 0 AND col IN (0, 2)))",
+            [],
+        )
+        .unwrap();
     refused(
         &test,
-        &record("3,4,open,,,10").replace(",memo,", ",sum,"),
-        "line 2: the total of 3x4 is 10 (in this file), but the starts of it in this file and the store already add up to more: 16",
+        &record("3,13,open,,,100000").replace(",memo,", ",sum,"),
+        "line 2: the total of 3x13 is 100000 (in this file), but the starts of it in this file and the store already add up to more: 126896",
     );
-    // With the other two starts in the file, the starts are complete: 16, not 18.
+    // With the other two starts in the file, the starts are complete: 257728, not 257730.
     refused(
         &test,
         &format!(
             "{}{}{}",
-            record("3,4,open,0,1,0"),
-            record("3,4,open,1,1,0"),
-            record("3,4,open,,,18").replace(",memo,", ",sum,")
+            record("3,13,open,0,0,30492"),
+            record("3,13,open,0,2,2216"),
+            record("3,13,open,,,257730").replace(",memo,", ",sum,")
         ),
-        "line 4: the total of 3x4 is 18 (in this file), but its starts in this file and the store add up to 16",
+        "line 4: the total of 3x13 is 257730 (in this file), but its starts in this file and the store add up to 257728",
     );
     // And the other way round: the starts in the file against a stored total.
     let other = TestStore::new();
-    other
-        .knights()
-        .args(["count", "3", "4", "--total", "--engine", "frontier"])
-        .assert()
-        .success();
+    other.run(&["count", "3", "13", "--total", "--engine", "frontier"]);
     refused(
         &other,
-        &record("3,4,open,1,0,10"),
-        "line 2: the total of 3x4 is 16 (in the store), but the starts of it in this file and the store already add up to more: 20",
+        &record("3,13,open,0,0,70000"),
+        "line 2: the total of 3x13 is 257728 (in the store), but the starts of it in this file and the store already add up to more: 280000",
     );
 }
 
@@ -330,10 +330,13 @@ fn a_tampered_store_is_reported_by_verify_and_never_served() {
         "open tours of 3x4 (directed board total): stored 999, expected 16 (the sum of its starts' counts: ",
         "open tours of 5x5 (directed board total): stored 1728, expected 1732 (the sum of its starts' counts: ",
         "open tours of 3x5 from (0, 0): stored 4, expected 0 (no open tour on 3x5",
+        // Published values catch what no other cheap check can.
+        "open tours of 5x5 from (0, 0): stored 305, expected 304 (known from the per-square table",
+        "closed tours of 6x6 (directed board total): stored 19726, expected 19724 (known from OEIS A175881)",
     ] {
         assert!(stdout.contains(line), "{line}\n{stdout}");
     }
-    assert!(stdout.contains(": 4 problems\n"), "{stdout}");
+    assert!(stdout.contains(": 6 problems"), "{stdout}");
     // The filters narrow it down.
     test.knights()
         .args(["verify", "--board", "4x3"])
@@ -345,7 +348,7 @@ fn a_tampered_store_is_reported_by_verify_and_never_served() {
         .assert()
         .success();
 
-    // Recounting finds the counts that no cheap check can: the corner of 5x5, closed 6x6.
+    // Recounting finds them again, by the engines.
     let output = test
         .knights()
         .args(["verify", "--recount", "--seconds", "60"])
@@ -360,8 +363,8 @@ fn a_tampered_store_is_reported_by_verify_and_never_served() {
     ] {
         assert!(stdout.contains(line), "{line}\n{stdout}");
     }
-    assert!(stdout.contains("7 problems; "), "{stdout}");
-    assert!(String::from_utf8_lossy(&output.stderr).contains("7 problems in"));
+    assert!(stdout.contains("9 problems; "), "{stdout}");
+    assert!(String::from_utf8_lossy(&output.stderr).contains("9 problems in"));
 
     // count refuses what contradicts a theorem, parity or its starts: one line, exit 1.
     for (args, message) in [
@@ -372,7 +375,7 @@ fn a_tampered_store_is_reported_by_verify_and_never_served() {
         (&["count", "4", "3"], "holds 999 for open tours of 3x4"),
         (
             &["count", "5", "5"],
-            "holds 1728 for open tours of 5x5 (directed board total), but expected 1732 (the sum of its starts' counts)",
+            "holds 305 for open tours of 5x5 from (0, 0), but expected 304 (known from the per-square table",
         ),
         (
             &["count", "5", "3", "4", "2"],
@@ -394,21 +397,22 @@ fn a_tampered_store_is_reported_by_verify_and_never_served() {
 /// its count (the edited corner among them); the same for a start and its pairs.
 #[test]
 fn verify_names_both_sides_of_a_sum_that_disagrees() {
+    // 3x13: neither published nor recounted, so only the sum tells that something is wrong.
     let test = TestStore::new();
-    test.run(&["count", "5", "5"]);
+    test.run(&["count", "3", "13"]);
     tamper(
         &test,
-        "rows = 5 AND cols = 5 AND row = 0 AND col = 0",
-        "305",
+        "rows = 3 AND cols = 13 AND row = 0 AND col = 0 AND kind = 'open'",
+        "30494",
     );
     let output = test.knights().arg("verify").output().unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert_eq!(output.status.code(), Some(1), "{stdout}");
     let line = stdout
         .lines()
-        .find(|line| line.starts_with("open tours of 5x5 (directed board total): stored 1728"))
+        .find(|line| line.starts_with("open tours of 3x13 (directed board total): stored 257728"))
         .unwrap_or_else(|| panic!("{stdout}"));
-    assert!(line.contains("expected 1732 (the sum of its starts' counts: (0, 0) 305 x4, (0, 1) 0 x8, (0, 2) 56 x4, "), "{line}");
+    assert!(line.contains("expected 257736 (the sum of its starts' counts: (0, 0) 30494 x4, (0, 1) 0 x4, (0, 2) 2216 x4, "), "{line}");
     assert!(
         line.ends_with("; either this count or one of its starts is wrong"),
         "{line}"
@@ -593,35 +597,36 @@ fn the_migration_relabels_old_sums() {
 /// prints the header of the boards it knew before the error: none).
 #[test]
 fn every_reader_refuses_a_total_that_contradicts_its_starts() {
+    // 3x13: neither published nor recounted, so only its starts contradict the total.
     let test = TestStore::new();
-    test.knights().args(["count", "5", "6"]).assert().success();
+    test.knights().args(["count", "3", "13"]).assert().success();
     tamper(
         &test,
-        "rows = 5 AND cols = 6 AND kind = 'open' AND row IS NULL",
-        "37570",
+        "rows = 3 AND cols = 13 AND kind = 'open' AND row IS NULL",
+        "257730",
     );
     let queries = test.dir.path().join("queries.txt");
-    std::fs::write(&queries, "5 6 0 0\n").unwrap();
+    std::fs::write(&queries, "3 13 0 0\n").unwrap();
     let judge = test.dir.path().join("judge.txt");
-    std::fs::write(&judge, "1\n6 5 0 0\n").unwrap();
+    std::fs::write(&judge, "1\n13 3 0 0\n").unwrap();
     let plan = test.dir.path().join("plan.jsonl");
     test.knights()
-        .args(["shards", "plan", "5", "6", "-o"])
+        .args(["shards", "plan", "3", "13", "-o"])
         .arg(&plan)
         .assert()
         .success();
     let plan = plan.to_str().unwrap();
     let store = test.path().display().to_string();
     let message = format!(
-        "{store} holds 37570 for open tours of 5x6 (directed board total), but expected 37568 (the sum of its starts' counts)"
+        "{store} holds 257730 for open tours of 3x13 (directed board total), but expected 257728 (the sum of its starts' counts)"
     );
     for args in [
-        &["count", "5", "6", "--total"][..],
-        &["count", "6", "5"],
-        &["series", "5", "--cols", "6..6", "--quiet"],
+        &["count", "3", "13", "--total"][..],
+        &["count", "13", "3"],
+        &["series", "3", "--cols", "13..13", "--quiet"],
         &["batch", queries.to_str().unwrap(), "--quiet"],
         &["solve", judge.to_str().unwrap()],
-        &["precompute", "--boards", "5x6", "--quiet"],
+        &["precompute", "--boards", "3x13", "--quiet"],
         &["shards", "run", plan, "--worker", "0", "--quiet"],
         &["shards", "merge", plan, "--from", &store],
     ] {
