@@ -11,11 +11,11 @@
 //!   that the engine asked for cannot count.
 //! * [`engine`]: which engine answers which question, and its fallback: the only place that
 //!   says it ([`EngineChoice::choose`]).
-//! * [`admit`]: the one gate of answers entering a store — computed here, imported from a
+//! * [`admit()`]: the one gate of answers entering a store — computed here, imported from a
 //!   file, merged from workers' stores — and the only writer of a store (`admit.rs`).
 //! * [`shipped`]: the results of `data/` compiled into the binary, admitted through that gate
 //!   to every store once per release.
-//! * [`read`]: every answer read from a store, through the read gate and, on boards cheap to
+//! * [`read()`]: every answer read from a store, through the read gate and, on boards cheap to
 //!   count, a recount (`read.rs`).
 //!
 //! Every distinct canonical question is answered once. Answers read from the store pass the

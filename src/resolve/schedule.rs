@@ -249,7 +249,7 @@ enum Message {
     Failed(Question, Error),
 }
 
-/// Saves the answers waiting, through the gate ([`admit`]). They stay waiting when the save
+/// Saves the answers waiting, through the gate ([`admit()`]). They stay waiting when the save
 /// fails, to be tried again, except after a conflict with a stored count: the others are
 /// saved then.
 fn save(store: &mut Option<&mut Store>, pending: &mut Vec<Answer>) -> Result<(), Error> {

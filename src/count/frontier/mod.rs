@@ -22,28 +22,36 @@
 //!
 //! Counts are exact: a pass counts in the type the board's bound asks for, chosen before it
 //! starts (`u64`, residues modulo as many primes as the bound needs, recombined once at the
-//! end, or arbitrary precision); see `pass` and `tally`.
+//! end, or arbitrary precision), so that no pass is ever redone.
 //!
-//! The parts, each using only those before it: `state` packs a window into a key, and `tally`
-//! adds counts exactly; `plan` turns the board and sets the rules of one count; `step` says
-//! what each square does whatever the state; `rules` applies one square to one state; `layer`
-//! turns one layer into the next on both cores; `meet` joins the top half's states with their
-//! half turns; `witness` reads one tour back from the layers. This file is the face on top.
+//! The parts, each using only those above it in this list:
+//!
+//! * `plan`: the board turned, the cut, and the rules of one count ([`FrontierMode`]);
+//! * `sweep`: what a pass needs of a frontier (`Sweep`, the spec), what one choice of
+//!   moves leads to, and the slot codes every frontier shares;
+//! * `window`: the engine's own frontier, the last `2W + 1` squares (`state` packs it into a
+//!   key, `step` says what each square does, `rules` applies a square to a state);
+//! * `boundary`: the frontier of the unprocessed squares next to the processed ones, which
+//!   long boards take where it holds fewer states;
+//! * `counts`: the count types (`tally`) and the arithmetic of residues (`residue`);
+//! * `pass`: a whole pass over any sweep: the layers (`layer`, square by square on every
+//!   thread), the rows in the middle of a long board as a recorded period (`periodic`: its
+//!   `matrix` and the `products` that run counts through it);
+//! * `meet`: the top half's states joined with their own half turns by lookup (`classes`,
+//!   `cut`, `lookup`), the halves of pairs saved for the pairs that share them (`pairs`,
+//!   `saved`), and the joins by brute force the tests check them against (`oracle`);
+//! * `witness`: one tour read back from the layers;
+//! * this file: the face on top, and `tests`.
 
 mod boundary;
-mod layer;
+mod counts;
 mod meet;
 mod pass;
-mod periodic;
 mod plan;
-mod residue;
-mod rules;
-mod state;
-mod step;
 mod sweep;
-mod tally;
 #[cfg(test)]
 mod tests;
+mod window;
 mod witness;
 
 use std::path::Path;
@@ -55,10 +63,10 @@ use crate::cancel::CancelFlag;
 use crate::error::Error;
 use crate::memory::MemoryBudget;
 
-use self::layer::widening;
 pub use self::plan::{FrontierMode, FrontierStats, MAX_WIDTH, check_board};
 use self::plan::{Plan, Purpose};
 use self::witness::Witness;
+use crate::count::frontier::pass::layer::widening;
 
 /// Counts `mode` tours on `board` (any orientation) with the frontier engine.
 pub fn count(

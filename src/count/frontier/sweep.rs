@@ -1,16 +1,13 @@
-//! What a pass needs of a frontier: the squares in the order it takes them, each as a step
-//! that turns a state into the states it can go on to. The layers (`layer`), the period
-//! (`periodic`) and the pass (`pass`) run over any [`Sweep`]: the window of processed squares
-//! (`WindowSweep`, the engine's own, in this file) or the boundary of unprocessed ones
-//! (`boundary`), which series take where it holds fewer states.
-
-use super::plan::Plan;
-use super::rules::Outcome;
-use super::state::{Codec, Word};
-use super::step::{Step, same_transfer};
+//! What a pass needs of a frontier, and the words every frontier shares: the squares in the
+//! order it takes them, each as a step that turns a state into the states it can go on to
+//! ([`Sweep`], the spec of a frontier), what one choice of moves leads to ([`Outcome`]), and
+//! what a slot of a state holds (the slot codes). The layers, the period and the pass
+//! (`pass`) run over any [`Sweep`]: the window of processed squares (`window`, the engine's
+//! own) or the boundary of unprocessed ones (`boundary`), which series take where it holds
+//! fewer states.
 
 /// A frontier's squares, one step each, over states packed into `u64` keys.
-pub(super) trait Sweep: Sync {
+pub(crate) trait Sweep: Sync {
     /// What one square does, whatever the state.
     type Step: Send + Sync;
     /// The step of the `v`-th square taken.
@@ -33,55 +30,30 @@ pub(super) trait Sweep: Sync {
         Self: Sized;
 }
 
-/// The window engine's squares: square `v` of the oriented board is step `v`.
-pub(super) struct WindowSweep<'a, Wd> {
-    pub(super) plan: &'a Plan,
-    pub(super) codec: &'a Codec,
-    /// The heights whose boards the pass finishes.
-    pub(super) heights: std::ops::RangeInclusive<usize>,
-    pub(super) word: std::marker::PhantomData<Wd>,
+/// What one choice of moves leads to; the moves are the slots joined to the new square, as a
+/// bit mask.
+pub(crate) enum Outcome {
+    Next(u64, u32),
+    Finished(u32),
 }
 
-impl<'a, Wd> WindowSweep<'a, Wd> {
-    pub(super) fn new(
-        plan: &'a Plan,
-        codec: &'a Codec,
-        heights: std::ops::RangeInclusive<usize>,
-    ) -> Self {
-        WindowSweep {
-            plan,
-            codec,
-            heights,
-            word: std::marker::PhantomData,
+impl Outcome {
+    /// The state reached (`None`: a finished board) and the moves.
+    pub(crate) fn parts(self) -> (Option<u64>, u32) {
+        match self {
+            Outcome::Next(key, moves) => (Some(key), moves),
+            Outcome::Finished(moves) => (None, moves),
         }
     }
 }
 
-impl<Wd: Word> Sweep for WindowSweep<'_, Wd> {
-    type Step = Step<Wd>;
+// What a slot of a state holds, in every frontier.
 
-    fn step(&self, v: usize) -> Step<Wd> {
-        self.plan.step::<Wd>(v, &self.heights)
-    }
-
-    #[inline(always)]
-    fn transitions(&self, step: &Step<Wd>, key: u64, emit: impl FnMut(Outcome)) {
-        self.plan.transitions(self.codec, step, key, emit);
-    }
-
-    fn finishes(step: &Step<Wd>) -> Option<usize> {
-        step.finishes
-    }
-
-    fn same_transfer(a: &Step<Wd>, b: &Step<Wd>) -> bool {
-        same_transfer(a, b)
-    }
-
-    fn initial(&self) -> u64 {
-        self.codec.initial::<Wd>()
-    }
-
-    fn unending(&self) -> Option<Self> {
-        None // the window's steps are the plan's, for its board
-    }
-}
+/// Degree 0: not yet reached.
+pub(crate) const EMPTY: u8 = 0;
+/// Degree 2: done.
+pub(crate) const FULL: u8 = 1;
+/// Degree 1, and the other end of its path is a tour end that has already left the window.
+pub(crate) const DANGLING: u8 = 2;
+/// Degree 1, the end of a path whose other end carries the same label.
+pub(crate) const FIRST_LABEL: u8 = 3;

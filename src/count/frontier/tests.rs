@@ -310,9 +310,9 @@ fn pairs_meet_in_the_middle() {
 fn compact_layers_hold_what_one_hash_map_holds() {
     use hashbrown::HashMap;
 
-    use super::layer::first_layer;
-    use super::rules::Outcome;
-    use super::state::Codec;
+    use crate::count::frontier::pass::layer::first_layer;
+    use crate::count::frontier::sweep::Outcome;
+    use crate::count::frontier::window::state::Codec;
 
     let cancel = CancelFlag::new();
     let boards = if long() {
@@ -338,7 +338,7 @@ fn compact_layers_hold_what_one_hash_map_holds() {
                 } else {
                     plan.n - 1
                 };
-                let sweep = super::sweep::WindowSweep::<u64>::new(&plan, &codec, heights.clone());
+                let sweep = super::window::WindowSweep::<u64>::new(&plan, &codec, heights.clone());
                 let mut layer = first_layer::<u64>(codec.initial::<u64>(), plan.w);
                 let mut plain: HashMap<u64, u64> = HashMap::new();
                 plain.insert(codec.initial::<u64>(), 1);
@@ -351,7 +351,7 @@ fn compact_layers_hold_what_one_hash_map_holds() {
                             layer,
                             &step,
                             v,
-                            super::layer::Limits {
+                            crate::count::frontier::pass::layer::Limits {
                                 budget: MemoryBudget::DEFAULT,
                                 cancel: &cancel,
                             },
@@ -391,7 +391,7 @@ fn compact_layers_hold_what_one_hash_map_holds() {
 }
 
 /// Every count of a pass over `board` in `mode` for `heights`, with counts of type `T`.
-fn pass_in<T: super::tally::Tally>(
+fn pass_in<T: crate::count::frontier::counts::tally::Tally>(
     board: Board,
     mode: FrontierMode,
     heights: std::ops::RangeInclusive<usize>,
@@ -403,7 +403,7 @@ fn pass_in<T: super::tally::Tally>(
     };
     let plan = Plan::new(board, mode, purpose).unwrap();
     let mut seen = Vec::new();
-    super::layer::by_word!(plan, Wd => plan.run_with::<Wd, T>(
+    crate::count::frontier::pass::layer::by_word!(plan, Wd => plan.run_with::<Wd, T>(
         &heights,
         false,
         MemoryBudget::DEFAULT,
@@ -420,7 +420,7 @@ fn pass_in<T: super::tally::Tally>(
 /// many (of which the pass runs only those the board's bound asks for).
 #[test]
 fn counts_modulo_primes_equal_exact_counts() {
-    use super::tally::{Residues, Wrapping64};
+    use crate::count::frontier::counts::tally::{Residues, Wrapping64};
     let (a, b) = (Square::new(0, 0), Square::new(2, 2));
     let mut passed_2_64 = false;
     let mut passes: Vec<(Board, FrontierMode, std::ops::RangeInclusive<usize>)> = vec![

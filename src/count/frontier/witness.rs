@@ -4,11 +4,11 @@
 use hashbrown::HashMap;
 
 use super::plan::Plan;
-use super::rules::Outcome;
-use super::state::Codec;
-use super::step::{Step, same_step};
 use crate::board::Square;
 use crate::cancel::CancelFlag;
+use crate::count::frontier::sweep::Outcome;
+use crate::count::frontier::window::state::Codec;
+use crate::count::frontier::window::step::{Step, same_step};
 use crate::error::Error;
 
 /// The most bytes of distinct layers that [`Plan::witness_edges_periodic`] keeps.

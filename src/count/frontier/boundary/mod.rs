@@ -25,8 +25,8 @@ mod tests;
 
 use self::steps::{BoundaryStep, MAX_SLOTS, Order};
 use super::plan::{FrontierMode, Plan};
-use super::rules::Outcome;
 use super::sweep::Sweep;
+use crate::count::frontier::sweep::Outcome;
 
 /// The boundary's squares, step by step, over a strip as its plan orients it.
 pub(super) struct BoundarySweep {

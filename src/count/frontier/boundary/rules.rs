@@ -3,8 +3,8 @@
 //! and the rules that drop states no tour can come from.
 
 use super::steps::{BoundaryStep, MAX_SLOTS, Shape};
-use crate::count::frontier::rules::Outcome;
-use crate::count::frontier::state::{DANGLING, EMPTY, FIRST_LABEL, FULL};
+use crate::count::frontier::sweep::Outcome;
+use crate::count::frontier::sweep::{DANGLING, EMPTY, FIRST_LABEL, FULL};
 
 /// The most squares a step handles: a boundary, the squares joining it, the new square.
 // (A power of two, so that indexing it with `i % MAX_WORK` needs no bounds check.)

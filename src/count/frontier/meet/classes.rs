@@ -7,12 +7,13 @@ use hashbrown::HashMap;
 use rayon::prelude::*;
 
 use super::cut::code_degree;
-use crate::count::frontier::layer::{Layer, Shard};
+use crate::count::frontier::pass::layer::{Layer, Shard};
 
 /// Layer shards reduced at a time.
 const CLASS_GROUP: usize = 16;
-use crate::count::frontier::state::{Codec, DANGLING, FIRST_LABEL, FULL, Word};
-use crate::count::frontier::tally::Tally;
+use crate::count::frontier::counts::tally::Tally;
+use crate::count::frontier::sweep::{DANGLING, FIRST_LABEL, FULL};
+use crate::count::frontier::window::state::{Codec, Word};
 
 /// One half's state at the cut, reduced, as a class keeps it (the class says the degrees and
 /// the tour ends).

@@ -1,9 +1,9 @@
 //! The cut as the joins read it: the moves a window code stands for, the other end of a path
 //! on the cut, and the self-turned moves a join chooses.
 
+use crate::count::frontier::sweep::{EMPTY, FULL};
 #[cfg(test)]
-use crate::count::frontier::state::Word;
-use crate::count::frontier::state::{EMPTY, FULL};
+use crate::count::frontier::window::state::Word;
 
 /// The self-turned moves picked by the bits of `chosen`, and how many each cut square gets.
 pub(super) fn chosen_moves(

@@ -23,8 +23,8 @@ use rayon::prelude::*;
 use super::classes::{Bottoms, CutClasses, CutState, class_key, degree_of};
 use super::cut::chosen_moves;
 use crate::cancel::CancelFlag;
-use crate::count::frontier::tally::ProductSum;
-use crate::count::frontier::tally::Tally;
+use crate::count::frontier::counts::tally::ProductSum;
+use crate::count::frontier::counts::tally::Tally;
 use crate::error::Error;
 
 /// The vertex that stands for both tour ends.

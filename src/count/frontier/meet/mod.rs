@@ -1,15 +1,13 @@
 //! Meeting in the middle: the top half's states up to the cut, reduced to what the other half
 //! sees of them (`classes`), joined with their own half turns by lookup (`lookup`); both read
-//! the cut as `cut` does. The joins that walk every pair of top and bottom states (`open`,
-//! `closed`) are kept as the tests' oracle.
+//! the cut as `cut` does. The joins that walk every pair of top and bottom states
+//! (`oracle`) are kept as the tests' oracle.
 
 mod classes;
-#[cfg(test)]
-mod closed;
 mod cut;
 mod lookup;
 #[cfg(test)]
-mod open;
+mod oracle;
 mod pairs;
 mod saved;
 #[cfg(test)]
@@ -19,13 +17,14 @@ use num_bigint::BigUint;
 
 use self::classes::{Bottoms, CutClasses, cut_classes};
 use self::lookup::{JoinRules, lookup_join};
-use super::layer::{Layer, Limits, by_word, first_layer};
 use super::plan::{FrontierMode, FrontierStats, Plan, Purpose};
-use super::state::{Codec, Word};
-use super::sweep::{Sweep, WindowSweep};
-use super::tally::Tally;
+use super::sweep::Sweep;
 use crate::board::Square;
 use crate::cancel::CancelFlag;
+use crate::count::frontier::counts::tally::Tally;
+use crate::count::frontier::pass::layer::{Layer, Limits, by_word, first_layer};
+use crate::count::frontier::window::WindowSweep;
+use crate::count::frontier::window::state::{Codec, Word};
 use crate::error::Error;
 use crate::memory::MemoryBudget;
 

@@ -15,10 +15,10 @@ use super::lookup::JoinRules;
 use super::saved::{self, SavedCount};
 use crate::board::{Square, Symmetry};
 use crate::cancel::CancelFlag;
-use crate::count::frontier::layer::by_word;
+use crate::count::frontier::counts::tally::Tally;
+use crate::count::frontier::pass::layer::by_word;
 use crate::count::frontier::plan::{FrontierMode, FrontierStats, Plan, Purpose};
-use crate::count::frontier::state::Word;
-use crate::count::frontier::tally::Tally;
+use crate::count::frontier::window::state::Word;
 use crate::error::Error;
 use crate::memory::MemoryBudget;
 
@@ -295,7 +295,7 @@ fn join_halves<T: Tally + Copy + Into<u128>>(
 /// that shares the most (see [`Plan::cheapest_image`]); with `dir`, the halves are read from
 /// it where they were saved, and saved into it where they were computed. Returns the directed
 /// count from `from` to `to`.
-pub(in crate::count::frontier) fn meet_pair<T: SavedCount + Into<u128>>(
+pub(crate) fn meet_pair<T: SavedCount + Into<u128>>(
     all: &Plan,
     from: Square,
     to: Square,

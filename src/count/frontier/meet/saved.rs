@@ -8,11 +8,11 @@ use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
 use super::classes::{CutClasses, CutState};
-use crate::count::frontier::tally::Tally;
+use crate::count::frontier::counts::tally::Tally;
 use crate::error::Error;
 
 /// A count type a half is saved in: its bytes, little-endian.
-pub(in crate::count::frontier) trait SavedCount: Tally + Copy {
+pub(crate) trait SavedCount: Tally + Copy {
     const BYTES: usize;
     fn put(self, out: &mut Vec<u8>);
     fn take(bytes: &[u8]) -> Self;

@@ -4,8 +4,8 @@
 
 use num_bigint::BigUint;
 
-use super::closed::closed_join;
-use super::open::{open_classes, open_join};
+use super::oracle::closed::closed_join;
+use super::oracle::open::{open_classes, open_join};
 use super::*;
 use crate::board::Board;
 use crate::testing::long;

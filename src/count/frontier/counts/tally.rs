@@ -5,10 +5,10 @@ use std::ops::AddAssign;
 
 use num_bigint::BigUint;
 
-use super::residue::{PRIMES, add_mod, combine, mul_mod};
+use crate::count::frontier::counts::residue::{PRIMES, add_mod, combine, mul_mod};
 
 /// A number of ways: added with overflow detection.
-pub(super) trait Tally: Clone + Send + Sync + AddAssign {
+pub(crate) trait Tally: Clone + Send + Sync + AddAssign {
     /// 64, 128, or 0 for arbitrary precision; for counts kept modulo numbers, the bits of
     /// their product.
     const BITS: u32;
@@ -111,7 +111,7 @@ impl Tally for BigUint {
 /// A count modulo `2^64`: exact for counts below `2^63` (the pass chooses it only where the
 /// board's bound says so), and added without any check.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(super) struct Wrapping64(pub(super) u64);
+pub(crate) struct Wrapping64(pub(crate) u64);
 
 impl AddAssign for Wrapping64 {
     fn add_assign(&mut self, other: Self) {
@@ -150,11 +150,11 @@ impl Tally for Wrapping64 {
     }
 }
 
-/// A count as its residues modulo the first `K` of [`PRIMES`](super::residue::PRIMES): the pass
+/// A count as its residues modulo the first `K` of [`PRIMES`]: the pass
 /// chooses `K` so that the product of the primes exceeds the board's bound, and the count is
 /// read back by the Chinese remainder theorem.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Residues<const K: usize>(pub(super) [u64; K]);
+pub(crate) struct Residues<const K: usize>(pub(crate) [u64; K]);
 
 impl<const K: usize> AddAssign for Residues<K> {
     fn add_assign(&mut self, other: Self) {
@@ -212,20 +212,20 @@ impl<const K: usize> Tally for Residues<K> {
 
 /// A sum of products of two counts: kept in a `u128` while it fits, carried into a big integer
 /// when the sum (or a single product) would not.
-pub(super) struct ProductSum {
+pub(crate) struct ProductSum {
     big: BigUint,
     partial: u128,
 }
 
 impl ProductSum {
-    pub(super) fn new() -> Self {
+    pub(crate) fn new() -> Self {
         ProductSum {
             big: BigUint::default(),
             partial: 0,
         }
     }
 
-    pub(super) fn add(&mut self, a: u128, b: u128) {
+    pub(crate) fn add(&mut self, a: u128, b: u128) {
         match a.checked_mul(b) {
             Some(product) => match self.partial.checked_add(product) {
                 Some(sum) => self.partial = sum,
@@ -238,7 +238,7 @@ impl ProductSum {
         }
     }
 
-    pub(super) fn total(self) -> BigUint {
+    pub(crate) fn total(self) -> BigUint {
         self.big + self.partial
     }
 }

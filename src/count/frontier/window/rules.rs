@@ -1,13 +1,15 @@
 //! One square applied to one state: every way to choose the new square's moves back into the
 //! window, and the rules that drop the states no tour can come from.
 
-use super::plan::{FrontierMode, Plan};
-use super::state::{Codec, DANGLING, EMPTY, FIRST_LABEL, FULL, Word};
-use super::step::Step;
+use crate::count::frontier::plan::{FrontierMode, Plan};
+use crate::count::frontier::sweep::Outcome;
+use crate::count::frontier::sweep::{DANGLING, EMPTY, FIRST_LABEL, FULL};
+use crate::count::frontier::window::state::{Codec, Word};
+use crate::count::frontier::window::step::Step;
 
 impl Plan {
     /// Every way to decide the moves from square `v` back into the window of `key`.
-    pub(super) fn transitions<Wd: Word>(
+    pub(crate) fn transitions<Wd: Word>(
         &self,
         codec: &Codec,
         step: &Step<Wd>,
@@ -350,23 +352,6 @@ struct Source<'a, Wd> {
     flag: u8,
     /// The label a new path takes.
     fresh: u8,
-}
-
-/// What one choice of moves leads to; the moves are the window slots joined to the new square,
-/// as a bit mask.
-pub(super) enum Outcome {
-    Next(u64, u32),
-    Finished(u32),
-}
-
-impl Outcome {
-    /// The state reached (`None`: a finished board) and the moves.
-    pub(super) fn parts(self) -> (Option<u64>, u32) {
-        match self {
-            Outcome::Next(key, moves) => (Some(key), moves),
-            Outcome::Finished(moves) => (None, moves),
-        }
-    }
 }
 
 enum Join {

@@ -1,18 +1,11 @@
 //! The state encoding: what a slot of the window holds, the window as a machine word handled a
 //! whole word at a time, and the packing of a window into a layer's `u64` key.
 
-/// Degree 0: not yet reached.
-pub(super) const EMPTY: u8 = 0;
-/// Degree 2: done.
-pub(super) const FULL: u8 = 1;
-/// Degree 1, and the other end of its path is a tour end that has already left the window.
-pub(super) const DANGLING: u8 = 2;
-/// Degree 1, the end of a path whose other end carries the same label.
-pub(super) const FIRST_LABEL: u8 = 3;
+use crate::count::frontier::sweep::{FIRST_LABEL, FULL};
 
 /// A window as a machine word, four bits a slot (slot `i` at bits `4i..4i+4`), handled a whole
 /// word at a time.
-pub(super) trait Word:
+pub(crate) trait Word:
     Copy
     + Eq
     + Send
@@ -150,23 +143,23 @@ word!(u128);
 /// Packs a window (and the colour flag) into a `u64` key: the slots' four bits as they are up
 /// to width 7 (flag at bit 60), base 12 for width 8 (17 slots of at most 11).
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Codec {
+pub(crate) struct Codec {
     k: usize,
     base12: bool,
 }
 
 impl Codec {
-    pub(super) fn new(k: usize) -> Self {
+    pub(crate) fn new(k: usize) -> Self {
         Codec { k, base12: k > 15 }
     }
 
     /// The key of the window before the first square: every slot holds a square that does not
     /// exist, done.
-    pub(super) fn initial<Wd: Word>(&self) -> u64 {
+    pub(crate) fn initial<Wd: Word>(&self) -> u64 {
         self.encode::<Wd>(Wd::repeat(FULL, self.k), 0)
     }
 
-    pub(super) fn encode<Wd: Word>(&self, window: Wd, flag: u8) -> u64 {
+    pub(crate) fn encode<Wd: Word>(&self, window: Wd, flag: u8) -> u64 {
         if self.base12 {
             let mut key = 0u64;
             for slot in (0..self.k).rev() {
@@ -178,7 +171,7 @@ impl Codec {
         }
     }
 
-    pub(super) fn decode<Wd: Word>(&self, key: u64) -> (Wd, u8) {
+    pub(crate) fn decode<Wd: Word>(&self, key: u64) -> (Wd, u8) {
         if self.base12 {
             let mut window = Wd::ZERO;
             let mut rest = key;

@@ -2,17 +2,23 @@
 //! middle of a long board as a recorded period (`periodic`), and the count type chosen before
 //! the pass from the board's bound, so that no pass is ever redone.
 
+pub(crate) mod layer;
+pub(crate) mod periodic;
+
 use num_bigint::BigUint;
 
-use super::boundary::BoundarySweep;
-use super::layer::{Layer, Limits, by_word, first_layer, widening};
-use super::periodic::{MAX_PERIOD, Period, PeriodCounts, SquareTransfer};
-use super::plan::{FrontierMode, FrontierStats, Plan};
-use super::residue::primes_for;
-use super::state::Codec;
-use super::sweep::{Sweep, WindowSweep};
-use super::tally::Tally;
 use crate::cancel::CancelFlag;
+use crate::count::frontier::boundary::BoundarySweep;
+use crate::count::frontier::counts::residue::primes_for;
+use crate::count::frontier::counts::tally::Tally;
+use crate::count::frontier::pass::layer::{Layer, Limits, by_word, first_layer, widening};
+use crate::count::frontier::pass::periodic::{
+    MAX_PERIOD, Period, PeriodCounts, Rayon, SquareTransfer,
+};
+use crate::count::frontier::plan::{FrontierMode, FrontierStats, Plan};
+use crate::count::frontier::sweep::Sweep;
+use crate::count::frontier::window::WindowSweep;
+use crate::count::frontier::window::state::Codec;
 use crate::error::Error;
 use crate::memory::MemoryBudget;
 
@@ -30,7 +36,7 @@ const fn paying_rows(p: usize) -> usize {
 
 /// How a pass keeps its counts (see [`Plan::lanes`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Lanes {
+pub(crate) enum Lanes {
     /// Modulo `2^64`.
     Wrapping,
     /// Modulo this many primes.
@@ -61,7 +67,7 @@ macro_rules! by_lanes {
 macro_rules! by_lanes_types {
     ($lanes:expr, $T:ident => $call:expr; $($k:literal),+) => {{
         use $crate::count::frontier::pass::Lanes;
-        use $crate::count::frontier::tally::{Residues, Wrapping64};
+        use $crate::count::frontier::counts::tally::{Residues, Wrapping64};
         match $lanes {
             Lanes::Wrapping => {
                 type $T = Wrapping64;
@@ -83,7 +89,7 @@ macro_rules! by_lanes_sizes {
             type $T = Residues<$k>;
             $call
         }) else+ else {
-            type $T = Residues<{ $crate::count::frontier::residue::MAX_PRIMES }>;
+            type $T = Residues<{ $crate::count::frontier::counts::residue::MAX_PRIMES }>;
             $call
         }
     };
@@ -92,7 +98,7 @@ macro_rules! by_lanes_sizes {
 impl Plan {
     /// Runs the dynamic program over the board of `heights.end()` rows, reporting the count of
     /// every height in `heights` after its last row.
-    pub(super) fn run(
+    pub(crate) fn run(
         &self,
         heights: std::ops::RangeInclusive<usize>,
         budget: MemoryBudget,
@@ -108,7 +114,7 @@ impl Plan {
 
     /// [`Plan::run`] over the boundary of the squares not yet taken (see `boundary`), taken
     /// outside in or left to right; `None` where that frontier does not count this plan.
-    pub(super) fn run_boundary(
+    pub(crate) fn run_boundary(
         &self,
         heights: std::ops::RangeInclusive<usize>,
         outside_in: bool,
@@ -163,8 +169,8 @@ impl Plan {
     /// How this pass keeps its counts, chosen before it starts from the bound of the tallest
     /// board's moves (`crate::trust::tour_bound`), which every count of the pass is below: modulo
     /// `2^64` where the bound is below `2^63`, else modulo the fewest primes whose product
-    /// exceeds it, else (past [`MAX_PRIMES`](super::residue::MAX_PRIMES) of them) in arbitrary precision.
-    pub(super) fn lanes(&self) -> Lanes {
+    /// exceeds it, else (past [`MAX_PRIMES`](crate::count::frontier::counts::residue::MAX_PRIMES) of them) in arbitrary precision.
+    pub(crate) fn lanes(&self) -> Lanes {
         use crate::question::{Question, TourKind};
         let asked = self.asked();
         let kind = if self.mode == FrontierMode::Closed {
@@ -188,7 +194,7 @@ impl Plan {
     }
 
     #[cfg(test)]
-    pub(super) fn run_with<Wd: super::state::Word, T: Tally>(
+    pub(crate) fn run_with<Wd: crate::count::frontier::window::state::Word, T: Tally>(
         &self,
         heights: &std::ops::RangeInclusive<usize>,
         small_first: bool,
@@ -204,7 +210,7 @@ impl Plan {
     /// The pass over the squares of the sweep that `sweep_for` makes for the heights whose
     /// boards are finished (for a series, every row's; see below): layer by layer, and where
     /// rows repeat, as a recorded period.
-    pub(super) fn run_sweep<S: Sweep, T: Tally>(
+    pub(crate) fn run_sweep<S: Sweep, T: Tally>(
         &self,
         sweep_for: impl FnOnce(std::ops::RangeInclusive<usize>) -> S,
         heights: &std::ops::RangeInclusive<usize>,
@@ -456,7 +462,7 @@ impl Plan {
             let transfers: Vec<&SquareTransfer> =
                 run.iter().map(|(s, _)| record.square(*s)).collect();
             let finished = counts
-                .apply(&transfers, ctx.used)
+                .apply(&Rayon, &transfers, ctx.used)
                 .ok_or(Error::Overflow { board: self.board })?;
             for (((s, step), transfer), finished) in run.iter().zip(&transfers).zip(finished) {
                 let states = transfer.keys().len() as u64;
@@ -498,7 +504,7 @@ impl Plan {
 struct PassContext<'a> {
     heights: &'a std::ops::RangeInclusive<usize>,
     limits: Limits<'a>,
-    /// The lanes of a count the pass reads (see [`Plan::run_with`]).
+    /// The lanes of a count the pass reads (see `Plan::run_with`).
     used: usize,
 }
 

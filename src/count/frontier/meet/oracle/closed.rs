@@ -4,17 +4,18 @@ use hashbrown::HashMap;
 use num_bigint::BigUint;
 use rayon::prelude::*;
 
-use super::cut::{chosen_moves, code_degree, label_partner};
 use crate::cancel::CancelFlag;
-use crate::count::frontier::layer::Layer;
-use crate::count::frontier::state::{Codec, FIRST_LABEL, FULL, Word};
-use crate::count::frontier::tally::{ProductSum, Tally};
+use crate::count::frontier::counts::tally::{ProductSum, Tally};
+use crate::count::frontier::meet::cut::{chosen_moves, code_degree, label_partner};
+use crate::count::frontier::pass::layer::Layer;
+use crate::count::frontier::sweep::{FIRST_LABEL, FULL};
+use crate::count::frontier::window::state::{Codec, Word};
 use crate::error::Error;
 
 /// Joins the top half's states with their half turns into closed tours: on every cut square
 /// the moves of both halves (and the self-turned moves chosen, of `fixed`) add up to 2, and
 /// the paths of both halves close into a single cycle.
-pub(super) fn closed_join<Wd: Word, T: Tally + Into<u128> + Copy>(
+pub(crate) fn closed_join<Wd: Word, T: Tally + Into<u128> + Copy>(
     layer: Layer<T>,
     codec: &Codec,
     cut: usize,

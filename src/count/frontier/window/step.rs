@@ -1,62 +1,62 @@
 //! What each square does, whatever the state: the slots it can move back to, the moves its
 //! neighbours have left, and the checks that follow.
 
-use super::plan::{FrontierMode, Plan};
-use super::state::Word;
+use crate::count::frontier::plan::{FrontierMode, Plan};
+use crate::count::frontier::window::state::Word;
 
 /// One square's step, with everything about it that does not depend on the state. Slots are
 /// those of the extended window: `0..k` before the step, slot `k` is the new square `v`;
 /// masks mark a slot `i` by bit `4 i`.
 #[derive(Clone, Debug, PartialEq)]
-pub(super) struct Step<Wd> {
+pub(crate) struct Step<Wd> {
     /// The square of this step (row-major, oriented board).
-    pub(super) v: usize,
+    pub(crate) v: usize,
     /// Slots that are a knight's move back from `v`.
-    pub(super) neighbours: [usize; 4],
-    pub(super) neighbour_count: usize,
+    pub(crate) neighbours: [usize; 4],
+    pub(crate) neighbour_count: usize,
     /// Completed boards can be read off after this step (the last square of a row in range).
-    pub(super) finishes: Option<usize>,
+    pub(crate) finishes: Option<usize>,
     /// No state goes on after this step.
-    pub(super) last: bool,
+    pub(crate) last: bool,
     /// The fewest moves the new square must make now, with the moves it will have later.
-    pub(super) min_moves: usize,
+    pub(crate) min_moves: usize,
     /// Slots that lose a future move at this step and keep exactly one (closed tours: they may
     /// not still be empty).
-    pub(super) one_left: Wd,
+    pub(crate) one_left: Wd,
     /// Slots whose squares have no move left after this step (slot 0 always): their degree is
     /// final.
-    pub(super) finals_mask: Wd,
+    pub(crate) finals_mask: Wd,
     /// The colour of the square in each slot (`true`: the corners' colour).
-    pub(super) colour: [bool; 18],
+    pub(crate) colour: [bool; 18],
     /// The fixed start's slot, while it is in the window.
-    pub(super) start_slot: Option<usize>,
+    pub(crate) start_slot: Option<usize>,
     /// The fixed start is still to come.
-    pub(super) start_pending: bool,
+    pub(crate) start_pending: bool,
     /// Slots 0..=k (the whole extended window).
-    pub(super) all: Wd,
+    pub(crate) all: Wd,
     /// The step ends a row: states are merged with their mirror images.
-    pub(super) mirror: bool,
+    pub(crate) mirror: bool,
     /// Slots 1..=k (the window after the step).
-    pub(super) next: Wd,
+    pub(crate) next: Wd,
     /// Slots of the next window whose squares have at most one move left.
-    pub(super) weak: Wd,
+    pub(crate) weak: Wd,
     /// Slots of the next window of the corners' colour.
-    pub(super) corner: Wd,
+    pub(crate) corner: Wd,
     /// The fixed start's slot in the next window.
-    pub(super) start_mask: Wd,
+    pub(crate) start_mask: Wd,
     /// The fixed end's slot (tours between two squares), while it is in the window.
-    pub(super) end_slot: Option<usize>,
+    pub(crate) end_slot: Option<usize>,
     /// The fixed end is still to come.
-    pub(super) end_pending: bool,
+    pub(crate) end_pending: bool,
     /// The fixed start's and end's slots in the next window.
-    pub(super) fixed_mask: Wd,
+    pub(crate) fixed_mask: Wd,
     /// The fixed start's and end's slots in the extended window.
-    pub(super) fixed_all: Wd,
+    pub(crate) fixed_all: Wd,
 }
 
 /// Two steps that act alike on states (everything but the square itself), neither of them
 /// finishing a board.
-pub(super) fn same_step<Wd: Word>(a: &Step<Wd>, b: &Step<Wd>) -> bool {
+pub(crate) fn same_step<Wd: Word>(a: &Step<Wd>, b: &Step<Wd>) -> bool {
     if a.finishes.is_some() || b.finishes.is_some() {
         return false;
     }
@@ -67,7 +67,7 @@ pub(super) fn same_step<Wd: Word>(a: &Step<Wd>, b: &Step<Wd>) -> bool {
 
 /// Two steps that act alike on states, both finishing a board or neither: a square and the
 /// same square a period of rows later, in the middle of a series' pass.
-pub(super) fn same_transfer<Wd: Word>(a: &Step<Wd>, b: &Step<Wd>) -> bool {
+pub(crate) fn same_transfer<Wd: Word>(a: &Step<Wd>, b: &Step<Wd>) -> bool {
     if a.finishes.is_some() != b.finishes.is_some() {
         return false;
     }
@@ -78,7 +78,7 @@ pub(super) fn same_transfer<Wd: Word>(a: &Step<Wd>, b: &Step<Wd>) -> bool {
 }
 
 impl Plan {
-    pub(super) fn step<Wd: Word>(
+    pub(crate) fn step<Wd: Word>(
         &self,
         v: usize,
         heights: &std::ops::RangeInclusive<usize>,

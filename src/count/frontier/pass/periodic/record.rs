@@ -12,8 +12,8 @@ use rayon::prelude::*;
 
 use super::{Period, SquareTransfer};
 use crate::cancel::CancelFlag;
-use crate::count::frontier::layer::shard_of;
-use crate::count::frontier::rules::Outcome;
+use crate::count::frontier::pass::layer::shard_of;
+use crate::count::frontier::sweep::Outcome;
 use crate::count::frontier::sweep::Sweep;
 use crate::error::Error;
 
@@ -184,7 +184,7 @@ impl Period {
     /// first set, in their order), the new states of each square are taken through it, round
     /// after round, until a square reaches none new. `None` where the sets do not close within
     /// `max_bytes` or [`MAX_ROUNDS`], or are too many to number in 32 bits.
-    pub(in crate::count::frontier) fn record_closed<S: Sweep>(
+    pub(crate) fn record_closed<S: Sweep>(
         sweep: &S,
         steps: &[S::Step],
         first: usize,

@@ -11,40 +11,43 @@
 //! round of the new states only (`record`). A state no row has reached yet is simply counted 0.
 //!
 //! A matrix is kept in pull form, each next state with the states it comes from, so that the
-//! next states are summed independently, on both cores (`transfer`).
+//! next states are summed independently, on every thread (`matrix`, and `products`, where
+//! the kernel that runs counts through the matrices is chosen).
 
+mod matrix;
+mod products;
 mod record;
-mod transfer;
 
-pub(super) use self::transfer::{PeriodCounts, SquareTransfer};
+pub(crate) use self::matrix::SquareTransfer;
+pub(crate) use self::products::{PeriodCounts, Rayon};
 
 /// The longest period looked for, in rows.
-pub(super) const MAX_PERIOD: usize = 4;
+pub(crate) const MAX_PERIOD: usize = 4;
 /// The squares of one period, recorded over sets of states closed under it.
-pub(super) struct Period {
+pub(crate) struct Period {
     /// The first square recorded.
-    pub(super) first: usize,
-    pub(super) squares: Vec<SquareTransfer>,
+    pub(crate) first: usize,
+    pub(crate) squares: Vec<SquareTransfer>,
 }
 
 impl Period {
     /// The states the period starts from and ends at.
-    pub(in crate::count::frontier) fn start_states(&self) -> usize {
+    pub(crate) fn start_states(&self) -> usize {
         self.squares.last().map_or(0, |square| square.keys.len())
     }
 
     /// The period's length in squares.
-    pub(super) fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.squares.len()
     }
 
     /// The matrix of square `v`, which lies a whole number of periods after the first.
-    pub(super) fn square(&self, v: usize) -> &SquareTransfer {
+    pub(crate) fn square(&self, v: usize) -> &SquareTransfer {
         &self.squares[(v - self.first) % self.len()]
     }
 
     /// The bytes the matrices hold.
-    pub(super) fn bytes(&self) -> u64 {
+    pub(crate) fn bytes(&self) -> u64 {
         self.squares.iter().map(SquareTransfer::bytes).sum()
     }
 }

@@ -9,30 +9,30 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use hashbrown::HashMap;
 use rayon::prelude::*;
 
-use super::plan::{FrontierStats, Plan};
-use super::rules::Outcome;
-use super::sweep::Sweep;
-use super::tally::Tally;
 use crate::cancel::CancelFlag;
+use crate::count::frontier::counts::tally::Tally;
+use crate::count::frontier::plan::{FrontierStats, Plan};
+use crate::count::frontier::sweep::Outcome;
+use crate::count::frontier::sweep::Sweep;
 use crate::error::Error;
 use crate::memory::MemoryBudget;
 
 /// A finished layer: its shards, each the states of one range of key hashes, and the sizes of
 /// the layers before it.
-pub(super) struct Layer<T> {
+pub(crate) struct Layer<T> {
     shards: Vec<Shard<T>>,
     growth: Growth,
 }
 
 impl<T> Layer<T> {
     /// The layer's states.
-    pub(super) fn states(&self) -> u64 {
+    pub(crate) fn states(&self) -> u64 {
         self.shards.iter().map(|shard| shard.len() as u64).sum()
     }
 
     /// The layer's shards.
     #[cfg(test)]
-    pub(super) fn shards(&self) -> &[Shard<T>] {
+    pub(crate) fn shards(&self) -> &[Shard<T>] {
         &self.shards
     }
 }
@@ -40,7 +40,7 @@ impl<T> Layer<T> {
 impl<T: Send> Layer<T> {
     /// The layer's states in the order of their keys, as two arrays, and the sizes of the
     /// layers before it.
-    pub(super) fn into_sorted(self) -> (Vec<u64>, Vec<T>, Growth) {
+    pub(crate) fn into_sorted(self) -> (Vec<u64>, Vec<T>, Growth) {
         let mut states: Vec<(u64, T)> = self.shards.into_iter().flatten().collect();
         states.par_sort_unstable_by_key(|(key, _)| *key);
         let (keys, counts) = states.into_iter().unzip();
@@ -48,7 +48,7 @@ impl<T: Send> Layer<T> {
     }
 
     /// The layer of these states (distinct keys), after the layers whose sizes `growth` has.
-    pub(super) fn from_states(keys: Vec<u64>, counts: Vec<T>, growth: Growth) -> Layer<T> {
+    pub(crate) fn from_states(keys: Vec<u64>, counts: Vec<T>, growth: Growth) -> Layer<T> {
         let shards = shard_plan(keys.len() as u64).0;
         let mut layer: Vec<Shard<T>> = (0..shards).map(|_| Shard::empty()).collect();
         for (key, count) in keys.into_iter().zip(counts) {
@@ -73,7 +73,7 @@ impl<T> IntoIterator for Layer<T> {
 }
 
 /// The states of one shard of a finished layer and their counts, as two arrays of one length.
-pub(super) struct Shard<T> {
+pub(crate) struct Shard<T> {
     keys: Vec<u64>,
     counts: Vec<T>,
 }
@@ -104,19 +104,19 @@ impl<T> Shard<T> {
         }
     }
 
-    pub(super) fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.keys.len()
     }
 
     /// The bytes the arrays hold.
-    pub(super) fn bytes(&self) -> u64 {
+    pub(crate) fn bytes(&self) -> u64 {
         (self.keys.capacity() * std::mem::size_of::<u64>()
             + self.counts.capacity() * std::mem::size_of::<T>()) as u64
     }
 
     /// The states and their counts, by reference.
     #[cfg(test)]
-    pub(super) fn iter(&self) -> impl Iterator<Item = (u64, &T)> {
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (u64, &T)> {
         self.keys.iter().copied().zip(self.counts.iter())
     }
 }
@@ -146,7 +146,7 @@ const FILL: f64 = 0.8;
 
 /// The sizes of the layers so far, to predict the next: the layers grow at one column much as
 /// they did at the same column a row before.
-pub(super) struct Growth {
+pub(crate) struct Growth {
     w: usize,
     /// The states after each square, in order.
     sizes: Vec<u64>,
@@ -174,7 +174,7 @@ impl Growth {
         }
     }
 
-    pub(super) fn record(&mut self, states: u64) {
+    pub(crate) fn record(&mut self, states: u64) {
         self.sizes.push(states);
     }
 }
@@ -211,7 +211,7 @@ macro_rules! by_word {
         }
     };
 }
-pub(super) use by_word;
+pub(crate) use by_word;
 
 /// Tries each count in turn, the next only when the one before overflowed (each counts in a
 /// wider type): the first result that is not an overflow, or the last one's.
@@ -222,26 +222,26 @@ macro_rules! widening {
     ($first:expr, $($rest:expr),+ $(,)?) => {
         match $first {
             Err($crate::error::Error::Overflow { .. }) => {
-                $crate::count::frontier::layer::widening!($($rest),+)
+                $crate::count::frontier::pass::layer::widening!($($rest),+)
             }
             other => other,
         }
     };
 }
-pub(super) use widening;
+pub(crate) use widening;
 
 /// What a step may spend and what may stop it: the pass's memory budget and its cancel flag.
 #[derive(Clone, Copy)]
-pub(super) struct Limits<'a> {
-    pub(super) budget: MemoryBudget,
-    pub(super) cancel: &'a CancelFlag,
+pub(crate) struct Limits<'a> {
+    pub(crate) budget: MemoryBudget,
+    pub(crate) cancel: &'a CancelFlag,
 }
 
 impl Plan {
     /// Turns one layer into the next with the moves of one square, in parallel: returns the
     /// next layer and the ways that finished a board at this step.
     // The square's index `v` is only for the budget's error; the rest is what a step reads.
-    pub(super) fn advance<S: Sweep, T: Tally>(
+    pub(crate) fn advance<S: Sweep, T: Tally>(
         &self,
         sweep: &S,
         layer: Layer<T>,
@@ -399,7 +399,7 @@ impl Plan {
 
 /// The layer before the first square: its one state `initial`, in one way, on a board of
 /// width `w`.
-pub(super) fn first_layer<T: Tally>(initial: u64, w: usize) -> Layer<T> {
+pub(crate) fn first_layer<T: Tally>(initial: u64, w: usize) -> Layer<T> {
     let mut shards: Vec<Shard<T>> = (0..MIN_SHARDS).map(|_| Shard::empty()).collect();
     shards[shard_of(initial, MIN_SHARDS)] = Shard::single(initial, T::one());
     Layer {
@@ -410,7 +410,7 @@ pub(super) fn first_layer<T: Tally>(initial: u64, w: usize) -> Layer<T> {
 
 /// The shard of `key` among `shards`: the high bits of a hash that mixes every bit of the key
 /// (MurmurHash3's finalizer; packed keys differ in few bits), scaled.
-pub(super) fn shard_of(key: u64, shards: usize) -> usize {
+pub(crate) fn shard_of(key: u64, shards: usize) -> usize {
     let mut hash = key;
     hash ^= hash >> 33;
     hash = hash.wrapping_mul(0xFF51_AFD7_ED55_8CCD);

@@ -13,11 +13,11 @@ use num_bigint::BigUint;
 const PRIME_LIMIT: u64 = 1 << 62;
 
 /// The most primes a count is kept modulo (the largest number of lanes a pass can choose).
-pub(super) const MAX_PRIMES: usize = 256;
+pub(crate) const MAX_PRIMES: usize = 256;
 
 /// The `MAX_PRIMES` largest primes below `2^62`, the largest first (found when the crate is
 /// compiled, so that reading one costs nothing).
-pub(super) const PRIMES: [u64; MAX_PRIMES] = {
+pub(crate) const PRIMES: [u64; MAX_PRIMES] = {
     let mut primes = [0u64; MAX_PRIMES];
     let (mut found, mut candidate) = (0, PRIME_LIMIT - 1);
     while found < MAX_PRIMES {
@@ -31,20 +31,20 @@ pub(super) const PRIMES: [u64; MAX_PRIMES] = {
 };
 
 /// The primes a count is kept modulo, the largest first.
-pub(super) fn primes() -> &'static [u64] {
+pub(crate) fn primes() -> &'static [u64] {
     &PRIMES
 }
 
 /// `a + b` modulo `p`, for residues below `p < 2^62`.
 #[inline(always)]
-pub(super) const fn add_mod(a: u64, b: u64, p: u64) -> u64 {
+pub(crate) const fn add_mod(a: u64, b: u64, p: u64) -> u64 {
     let sum = a + b;
     if sum >= p { sum - p } else { sum }
 }
 
 /// `a · b` modulo `p`.
 #[inline(always)]
-pub(super) const fn mul_mod(a: u64, b: u64, p: u64) -> u64 {
+pub(crate) const fn mul_mod(a: u64, b: u64, p: u64) -> u64 {
     ((a as u128 * b as u128) % p as u128) as u64
 }
 
@@ -63,7 +63,7 @@ const fn pow_mod(mut base: u64, mut exponent: u64, p: u64) -> u64 {
 
 /// Miller–Rabin with the first twelve primes as bases, which decides primality of every `u64`
 /// (Sorenson and Webster, 2015: the least strong pseudoprime to all of them exceeds `3.18e23`).
-pub(super) const fn is_prime(n: u64) -> bool {
+pub(crate) const fn is_prime(n: u64) -> bool {
     const BASES: [u64; 12] = [2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37];
     if n < 2 {
         return false;
@@ -101,7 +101,7 @@ pub(super) const fn is_prime(n: u64) -> bool {
 }
 
 /// The fewest of [`primes`] whose product exceeds `bound`, or `None` past [`MAX_PRIMES`].
-pub(super) fn primes_for(bound: &BigUint) -> Option<usize> {
+pub(crate) fn primes_for(bound: &BigUint) -> Option<usize> {
     let mut product = BigUint::from(1u32);
     for (i, &p) in primes().iter().enumerate() {
         product *= p;
@@ -114,7 +114,7 @@ pub(super) fn primes_for(bound: &BigUint) -> Option<usize> {
 
 /// The number below the product of the first `residues.len()` primes with these residues
 /// (Garner's mixed-radix form of the Chinese remainder theorem).
-pub(super) fn combine(residues: &[u64]) -> BigUint {
+pub(crate) fn combine(residues: &[u64]) -> BigUint {
     let primes = &primes()[..residues.len()];
     // x = d_0 + d_1 p_0 + d_2 p_0 p_1 + ..., each digit d_i below p_i.
     let mut digits: Vec<u64> = Vec::with_capacity(residues.len());

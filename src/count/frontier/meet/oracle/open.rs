@@ -4,17 +4,18 @@ use hashbrown::HashMap;
 use num_bigint::BigUint;
 use rayon::prelude::*;
 
-use super::cut::{chosen_moves, code_degree, label_partner};
 use crate::cancel::CancelFlag;
-use crate::count::frontier::layer::Layer;
-use crate::count::frontier::state::{Codec, DANGLING, FIRST_LABEL, FULL, Word};
-use crate::count::frontier::tally::{ProductSum, Tally};
+use crate::count::frontier::counts::tally::{ProductSum, Tally};
+use crate::count::frontier::meet::cut::{chosen_moves, code_degree, label_partner};
+use crate::count::frontier::pass::layer::Layer;
+use crate::count::frontier::sweep::{DANGLING, FIRST_LABEL, FULL};
+use crate::count::frontier::window::state::{Codec, Word};
 use crate::error::Error;
 
 /// One top state at the cut, for open paths: the partner of each label (4 bits a square) and
 /// the squares whose path runs to a tour end inside the half (one bit a square).
 #[derive(Clone, Copy)]
-pub(super) struct OpenCut<T> {
+pub(crate) struct OpenCut<T> {
     /// For each cut square where a path of the half ends: the square at its other end, or
     /// [`LINK_END`] when it runs to a tour end inside the half; [`NO_LINK`] elsewhere.
     links: [u8; 16],
@@ -28,11 +29,11 @@ const NO_LINK: u8 = 255;
 
 /// A half's states at the cut, for the open join: by the degrees of the cut squares (two bits
 /// a square), then by the number of tour ends behind the state's paths (0, 1 or 2).
-pub(super) struct OpenClasses<T>(HashMap<u32, [Vec<OpenCut<T>>; 3]>);
+pub(crate) struct OpenClasses<T>(HashMap<u32, [Vec<OpenCut<T>>; 3]>);
 
 /// Reads a top half's last layer (the cut in window slots `offset..offset + cut`) as the open
 /// join needs it, freeing the layer map by map.
-pub(super) fn open_classes<Wd: Word, T: Tally + Copy>(
+pub(crate) fn open_classes<Wd: Word, T: Tally + Copy>(
     layer: Layer<T>,
     codec: &Codec,
     cut: usize,
@@ -79,7 +80,7 @@ pub(super) fn open_classes<Wd: Word, T: Tally + Copy>(
 /// the ends — on the cut, or inside a half behind a dangling path — are two; and the pieces
 /// form one path. Only paths with a tour end on every cut square of `required` (a bit a
 /// square) count.
-pub(super) fn open_join<T: Tally + Into<u128> + Copy>(
+pub(crate) fn open_join<T: Tally + Into<u128> + Copy>(
     tops: &OpenClasses<T>,
     bottoms: &OpenClasses<T>,
     cut: usize,
