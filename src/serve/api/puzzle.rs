@@ -20,14 +20,14 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::Response;
 use serde::{Deserialize, Serialize};
 
-use super::api::{App, Pairs, WORK_SECONDS, answer, blocking, pairs};
-use super::reply::{ApiError, json};
-use super::share::Client;
 use crate::board::Board;
 use crate::cancel::CancelFlag;
 use crate::memory::MemoryBudget;
 use crate::output::to_json;
 use crate::puzzle::{self, CountRecord, MadeRecord, Puzzle};
+use crate::serve::app::{App, QueryPairs, WORK_SECONDS, answer, blocking, query_pairs};
+use crate::serve::reply::{ApiError, json};
+use crate::serve::share::Client;
 
 /// The longest a puzzle's work may take on the server.
 pub const PUZZLE_SECONDS: u64 = WORK_SECONDS;
@@ -162,7 +162,7 @@ async fn bounded<T: Send + 'static>(
 pub async fn solve(
     State(app): State<App>,
     Extension(client): Extension<Client>,
-    query: Pairs,
+    query: QueryPairs,
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
@@ -172,11 +172,11 @@ pub async fn solve(
 async fn solve_answer(
     app: App,
     client: Client,
-    query: Pairs,
+    query: QueryPairs,
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, ApiError> {
-    let pairs = pairs(query)?;
+    let pairs = query_pairs(query)?;
     let count = flag(&pairs, "count")?;
     let puzzle = read(&headers, &body, flag(&pairs, "closed")?)?;
     bounded(&app, client, move |cancel, memory| {
@@ -221,13 +221,13 @@ async fn solve_answer(
 pub async fn make(
     State(app): State<App>,
     Extension(client): Extension<Client>,
-    query: Pairs,
+    query: QueryPairs,
 ) -> Response {
     answer(make_answer(app, client, query).await)
 }
 
-async fn make_answer(app: App, client: Client, query: Pairs) -> Result<Response, ApiError> {
-    let pairs = pairs(query)?;
+async fn make_answer(app: App, client: Client, query: QueryPairs) -> Result<Response, ApiError> {
+    let pairs = query_pairs(query)?;
     let side = |name: &str| -> Result<u32, ApiError> {
         let value = number(&pairs, name)?.ok_or_else(|| {
             ApiError::bad(format!("{name} is missing: /api/puzzle/new?rows=6&cols=6"))
