@@ -252,12 +252,7 @@ impl FromStr for Board {
     type Err = String;
 
     fn from_str(text: &str) -> Result<Self, String> {
-        let not_a_size = || {
-            format!(
-                "'{}' is not a board size like 5x6",
-                crate::input::echo(text)
-            )
-        };
+        let not_a_size = || format!("'{}' is not a board size like 5x6", crate::echo::echo(text));
         let (rows, cols) = text
             .trim()
             .split_once(['x', 'X', '×'])
@@ -265,7 +260,7 @@ impl FromStr for Board {
         let side = |s: &str| -> Result<u32, String> {
             let side: u32 = s.trim().parse().map_err(|_| not_a_size())?;
             Board::check_side(side.into())
-                .map_err(|e| format!("'{}': {e}", crate::input::echo(text)))
+                .map_err(|e| format!("'{}': {e}", crate::echo::echo(text)))
         };
         Ok(Board {
             rows: side(rows)?,

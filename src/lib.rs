@@ -3,8 +3,10 @@
 //! The modules by layer, from the ground up. A module uses only modules of the layers above it
 //! in this list, and of its own layer where the line says so.
 //!
+//! * [`echo`]: what a user typed, quoted for a message (short, invisible characters shown);
+//!   it uses nothing else of the crate.
 //! * [`board`]: boards, squares, knight's moves and the board's symmetries, with their own
-//!   error ([`board::BoardError`]); it uses nothing else of the crate.
+//!   error ([`board::BoardError`]); it uses only [`echo`].
 //! * [`question`]: questions in canonical form; [`input`]: reading queries (the judge format and
 //!   plain lists), with [`input::InputError`], the one whole-number reader and `plural`.
 //! * [`existence`]: the theorems that decide when no tour exists (the colour rule among them);
@@ -50,6 +52,7 @@ pub mod batch;
 pub mod board;
 pub mod cancel;
 pub mod count;
+pub mod echo;
 pub mod error;
 pub mod exchange;
 pub mod existence;

@@ -98,7 +98,7 @@ impl FromStr for MemoryBudget {
     /// Parses `1073741824`, `512M`, `2G`, `1.5GiB`, `300MB`, `64k`: units are powers of 1024
     /// (`K`, `M`, `G`, `T`, with or without `B` / `iB`, any case).
     fn from_str(text: &str) -> Result<Self, SizeError> {
-        let invalid = || SizeError::Invalid(crate::input::echo(text));
+        let invalid = || SizeError::Invalid(crate::echo::echo(text));
         let trimmed = text.trim();
         let split = trimmed
             .find(|c: char| !(c.is_ascii_digit() || c == '.'))
@@ -120,7 +120,7 @@ impl FromStr for MemoryBudget {
         };
         let bytes = value * scale as f64;
         if bytes >= u64::MAX as f64 && value.is_finite() {
-            return Err(SizeError::TooLarge(crate::input::echo(text)));
+            return Err(SizeError::TooLarge(crate::echo::echo(text)));
         }
         if !bytes.is_finite() || bytes < 1.0 {
             return Err(invalid());

@@ -6,9 +6,9 @@ use std::str::FromStr;
 
 use crate::board::{Board, BoardError};
 use crate::count::frontier;
+use crate::echo::echo;
 use crate::error::Error;
 use crate::graph::MAX_BITSET_SQUARES;
-use crate::input::echo;
 use crate::question::{Question, TourKind};
 use crate::resolve::Engine;
 

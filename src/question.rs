@@ -54,7 +54,7 @@ impl FromStr for TourKind {
                 let names: Vec<&str> = TourKind::ALL.iter().map(|k| k.name()).collect();
                 format!(
                     "unknown kind '{}' (known: {})",
-                    crate::input::echo(name),
+                    crate::echo::echo(name),
                     names.join(", ")
                 )
             })
@@ -113,7 +113,7 @@ impl FromStr for AnswerKind {
                 let names: Vec<&str> = AnswerKind::ALL.iter().map(|k| k.name()).collect();
                 format!(
                     "unknown kind '{}' (known: {})",
-                    crate::input::echo(name),
+                    crate::echo::echo(name),
                     names.join(", ")
                 )
             })

@@ -10,8 +10,8 @@
 
 use std::process::ExitCode;
 
+use knights::echo::echo;
 use knights::error::{Failure, Remedy};
-use knights::input::echo;
 use knights::shards::ShardError;
 
 /// An error found by the command line itself, with its exit code.

@@ -166,7 +166,7 @@ pub fn parse_cols(text: &str) -> Result<RangeInclusive<u32>, String> {
     if low > high {
         return Err(format!(
             "'{}' is empty: {low} is more than {high}",
-            knights::input::echo(text)
+            knights::echo::echo(text)
         ));
     }
     Ok(low..=high)

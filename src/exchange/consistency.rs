@@ -7,7 +7,8 @@ use std::collections::{HashMap, HashSet};
 use num_bigint::BigUint;
 
 use crate::board::Board;
-use crate::input::{InputError, echo};
+use crate::echo::echo;
+use crate::input::InputError;
 use crate::question::{Question, Shape};
 use crate::store::Answer;
 use crate::trust::{self, Parts};

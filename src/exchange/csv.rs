@@ -4,7 +4,8 @@
 use std::io::Read;
 
 use super::record::{answer_from_fields, bounded, check_records, empty_fields};
-use crate::input::{InputError, TextReader, echo};
+use crate::echo::echo;
+use crate::input::{InputError, TextReader};
 use crate::store::{ANSWER_COLUMNS, Answer};
 
 /// The columns of an export written before `source` existed, and before pairs (`to_row`,

@@ -9,7 +9,8 @@ use std::io::Read;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 
 use super::record::{Fields, answer_from_fields, bounded, check_records, empty_fields};
-use crate::input::{InputError, TextReader, echo};
+use crate::echo::echo;
+use crate::input::{InputError, TextReader};
 use crate::store::{ANSWER_COLUMNS, Answer};
 
 pub(super) fn read_json<R: Read>(

@@ -71,7 +71,7 @@ pub fn read_answers(
 /// most the digits its board allows ([`max_count_digits`](crate::input::max_count_digits),
 /// checked before the number is read), a file at most
 /// [`MAX_QUERIES`](crate::input::MAX_QUERIES) records. Messages quote the file through
-/// [`echo`](crate::input::echo).
+/// [`echo`](crate::echo::echo).
 pub fn read_answers_from<R: Read>(
     reader: R,
     format: ExchangeFormat,

@@ -7,7 +7,8 @@ use std::collections::HashMap;
 use num_bigint::BigUint;
 
 use crate::board::{Board, Square};
-use crate::input::{InputError, MAX_FIELD_CHARS, MAX_QUERIES, echo, max_count_digits};
+use crate::echo::echo;
+use crate::input::{InputError, MAX_FIELD_CHARS, MAX_QUERIES, max_count_digits};
 use crate::question::{AnswerKind, PairError, Question, Shape, TourKind};
 use crate::store::{ANSWER_COLUMNS, Answer, SUM};
 use crate::trust;

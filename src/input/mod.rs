@@ -5,11 +5,11 @@
 //! the query), and the whole input is checked before any answer is computed, so a judge never
 //! receives a partial answer list. Input is read as a stream, within bounds: a line of at most
 //! [`MAX_LINE_BYTES`], a number of at most [`MAX_FIELD_CHARS`], at most [`MAX_QUERIES`]
-//! queries; only the queries themselves are kept. Messages quote the input through [`echo`]:
-//! short, and with invisible characters shown.
+//! queries; only the queries themselves are kept. Messages quote the input through
+//! [`echo`](crate::echo::echo): short, and with invisible characters shown.
 //!
 //! This file holds [`InputError`] and the bounds; `query.rs` reads queries, `number.rs` the
-//! whole numbers (and `plural`), `text.rs` the text itself ([`TextReader`], [`echo`]).
+//! whole numbers (and `plural`), `text.rs` the text itself ([`TextReader`]).
 
 use std::fmt;
 
@@ -23,7 +23,7 @@ pub use number::{NotWhole, max_count_digits, parse_coordinate, parse_side, parse
 pub use query::{
     Batch, BatchFormat, Query, parse_batch, parse_judge, query_from_numbers, read_batch, read_judge,
 };
-pub use text::{BUFFER_BYTES, MAX_ECHO_CHARS, MAX_LINE_BYTES, TextReader, echo};
+pub use text::{BUFFER_BYTES, MAX_LINE_BYTES, TextReader};
 
 /// The four numbers of a query, in order.
 pub const QUERY_FIELDS: [&str; 4] = ["ROWS", "COLS", "ROW", "COL"];

@@ -37,7 +37,7 @@ pub fn parse_whole(text: &str) -> Result<u64, NotWhole> {
 
 /// A whole number, worded for an option or parameter; `hint` says what the value is.
 fn whole(text: &str, hint: &str) -> Result<u64, String> {
-    let shown = || super::echo(text);
+    let shown = || crate::echo::echo(text);
     parse_whole(text).map_err(|e| match e {
         NotWhole::Negative => format!("{} is negative; {hint}", shown()),
         NotWhole::TooLarge => format!("{} is far too large; {hint}", shown()),
@@ -55,7 +55,7 @@ pub fn parse_side(text: &str) -> Result<u32, String> {
 /// Reads a row or column of a square given as an option or parameter, counted from 0.
 pub fn parse_coordinate(text: &str) -> Result<u32, String> {
     let value = whole(text, "squares are numbered from 0")?;
-    u32::try_from(value).map_err(|_| format!("{} is far too large", super::echo(text)))
+    u32::try_from(value).map_err(|_| format!("{} is far too large", crate::echo::echo(text)))
 }
 
 /// An upper bound on the number of decimal digits of any count of tours on `board` (open or

@@ -5,8 +5,9 @@ use std::collections::VecDeque;
 use std::io::Read;
 
 use super::number::{NotWhole, parse_whole, plural};
-use super::{InputError, MAX_FIELD_CHARS, MAX_QUERIES, QUERY_FIELDS, TextReader, echo};
+use super::{InputError, MAX_FIELD_CHARS, MAX_QUERIES, QUERY_FIELDS, TextReader};
 use crate::board::{Board, MAX_SIDE, Square};
+use crate::echo::echo;
 
 /// One question: open tours on `board` starting on `start`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -177,7 +177,7 @@ fn bounds_end_the_reading_with_short_messages() {
         message,
         format!(
             "line 1: T is longer than {MAX_FIELD_CHARS} characters: '{}…'",
-            "0".repeat(MAX_ECHO_CHARS)
+            "0".repeat(crate::echo::MAX_ECHO_CHARS)
         )
     );
     let message = err(&format!("1\n5 4 0 {}", "\0".repeat(1000)));

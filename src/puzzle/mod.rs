@@ -21,10 +21,11 @@ use std::io::Read;
 
 use crate::board::{Board, Square};
 use crate::count::fixed::{FixedSteps, KnightDistances};
+use crate::echo::echo;
 use crate::error::Error;
 use crate::existence::{no_closed_tour, no_open_tour};
 use crate::graph::{KnightGraph, MAX_BITSET_SQUARES};
-use crate::input::{InputError, echo};
+use crate::input::InputError;
 
 pub use make::{Made, fresh_seed, make};
 pub use solve::{count, count_capped, each_completion, solve, solve_within};

@@ -27,7 +27,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
 use super::reply::ApiError;
-use crate::input::echo;
+use crate::echo::echo;
 
 /// The largest body read (a puzzle's text or JSON): axum's own default, so that no route's
 /// extractor refuses what this gate let through.

@@ -4,7 +4,8 @@
 use std::time::Duration;
 
 use crate::board::{Board, Square};
-use crate::input::{echo, parse_coordinate, parse_side};
+use crate::echo::echo;
+use crate::input::{parse_coordinate, parse_side};
 use crate::precompute::BoardRange;
 use crate::question::{AnswerKind, TourKind};
 use crate::store::{AnswerFilter, ListCursor, PageSpec};

@@ -26,8 +26,9 @@ use serde::{Deserialize, Serialize};
 
 use super::{PLAN_VERSION, Plan, Shard, Split, abbreviate};
 use crate::board::{Board, Square};
+use crate::echo::echo;
 use crate::error::Error;
-use crate::input::{InputError, TextReader, echo};
+use crate::input::{InputError, TextReader};
 use crate::question::{Question, Shape, TourKind};
 
 /// The `plan` field of a JSON header: what the file is.

@@ -121,7 +121,7 @@ impl FromStr for Split {
             .ok_or_else(|| {
                 format!(
                     "unknown split '{}' (known: start, pair, both)",
-                    crate::input::echo(name)
+                    crate::echo::echo(name)
                 )
             })
     }

@@ -10,7 +10,7 @@
 
 use std::fmt;
 
-use crate::input::echo;
+use crate::echo::echo;
 
 /// The task's index in a Slurm job array.
 pub const SLURM_INDEX: &str = "SLURM_ARRAY_TASK_ID";

@@ -289,7 +289,7 @@ impl Store {
             path: self.path.clone(),
             detail: format!(
                 "a stored count '{}' is not a whole number",
-                crate::input::echo(text)
+                crate::echo::echo(text)
             ),
         })
     }

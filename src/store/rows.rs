@@ -9,7 +9,7 @@ use num_bigint::BigUint;
 use rusqlite::types::Value;
 
 use crate::board::{Board, Square};
-use crate::input::echo;
+use crate::echo::echo;
 use crate::question::{AnswerKind, Question};
 
 use super::Answer;

@@ -14,8 +14,8 @@
 
 use std::fmt;
 
+use crate::echo::echo;
 use crate::existence::no_tour_for;
-use crate::input::echo;
 use crate::question::{Question, Shape, TourKind};
 use crate::store::{Answer, SUM, THEOREM};
 

@@ -118,7 +118,7 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
         if !knights::serve::is_host_name(name) {
             return Err(CliError::bad_input(format!(
                 "--allow-host takes a host name (letters, digits, '-' and '.'), not {}",
-                knights::input::echo(name)
+                knights::echo::echo(name)
             ))
             .into());
         }

@@ -47,7 +47,7 @@ fn parse_seconds(text: &str) -> Result<f64, String> {
         Ok(seconds) if seconds.is_finite() && (0.0..=1e9).contains(&seconds) => Ok(seconds),
         _ => Err(format!(
             "'{}' is not a number of seconds from 0 to 1000000000",
-            knights::input::echo(text)
+            knights::echo::echo(text)
         )),
     }
 }

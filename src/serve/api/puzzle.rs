@@ -84,7 +84,7 @@ fn flag(pairs: &[(String, String)], name: &str) -> Result<bool, ApiError> {
         Some("1" | "true") => Ok(true),
         Some(other) => Err(ApiError::bad(format!(
             "{name} must be 1 or 0, not {}",
-            crate::input::echo(other)
+            crate::echo::echo(other)
         ))),
     }
 }
@@ -98,7 +98,7 @@ fn number(pairs: &[(String, String)], name: &str) -> Result<Option<u64>, ApiErro
             crate::input::parse_whole(v).map_err(|_| {
                 ApiError::bad(format!(
                     "{name} must be a whole number, not {}",
-                    crate::input::echo(v)
+                    crate::echo::echo(v)
                 ))
             })
         })
