@@ -8,11 +8,11 @@ use std::time::Instant;
 
 use crate::board::Board;
 use crate::count;
-use crate::count::frontier::{self, FrontierMode, FrontierStats};
+use crate::count::frontier::{self, FrontierStats};
 use crate::error::Error;
 use crate::existence::no_tour;
 use crate::question::{Question, TourKind};
-use crate::resolve::{self, Engine, Incoming, Settings};
+use crate::resolve::{self, Engine, Incoming, SeriesPlan, Settings};
 use crate::store::{Answer, Store};
 
 /// One board of a series.
@@ -127,28 +127,11 @@ pub fn series(
         return Ok(figures);
     }
 
-    // The frontier engine counts every height of one width in a single pass; `auto` leaves
-    // the boards the memo engine does faster to it.
-    let one_pass = |board: &Board| settings.engine.in_one_pass(*board, &question(board));
-    let (mut tall, short): (Vec<Board>, Vec<Board>) = missing.iter().partition(|b| one_pass(b));
-    // The pass costs what its tallest board costs. While that board is near square and meets
-    // in the middle, it is much faster on its own (docs/measurements/ has 7x7's open
-    // total both ways; 8x8's closed tours do not fit in memory in one pass): such boards at the top of the
-    // range are counted one by one, after the pass over the others, so that the rows still
-    // come in order. On long boards a pass one row shorter saves little, and the meeting would
-    // be work on top; a board that meets below one that does not is reached by the pass.
-    let mode = match kind {
-        TourKind::Closed => FrontierMode::Closed,
-        TourKind::Open => FrontierMode::OpenAll,
-    };
-    let mut alone = Vec::new();
-    while let Some(&board) = tall.last() {
-        if board.cols() > rows + 4 || !frontier::meets_in_the_middle(board, mode) {
-            break;
-        }
-        alone.push(board);
-        tall.pop();
-    }
+    let SeriesPlan {
+        pass: tall,
+        before,
+        after: alone,
+    } = resolve::series_plan(settings.engine, &missing, kind);
     // One board at a time, through the answer resolver (which saves it).
     let alone_answer = |board: Board,
                         store: &mut Option<&mut Store>,
@@ -166,19 +149,7 @@ pub fn series(
             .remove(&question(&board))
             .expect("the question was asked"))
     };
-    // A pass over several heights finishes a board at every row, so the boards below it that
-    // it can count (those at least as long as wide) come with it at no cost: the memo engine
-    // would only count them again.
-    let short = if tall.len() > 1 {
-        let (free, short): (Vec<Board>, Vec<Board>) =
-            short.into_iter().partition(|b| b.cols() >= b.rows());
-        tall.extend(free);
-        tall.sort_by_key(Board::cols);
-        short
-    } else {
-        short
-    };
-    for board in short {
+    for board in before {
         let answer = alone_answer(board, &mut store, &mut figures)?;
         known.insert(board.cols(), (answer, false));
         flush(&known, &mut next);
@@ -217,7 +188,7 @@ pub fn series(
         }
         figures.add(&pass);
     }
-    for board in alone.into_iter().rev() {
+    for board in alone {
         let answer = alone_answer(board, &mut store, &mut figures)?;
         known.insert(board.cols(), (answer, false));
         flush(&known, &mut next);

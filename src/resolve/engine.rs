@@ -205,6 +205,69 @@ impl EngineChoice {
     }
 }
 
+/// How a series counts the boards it does not know: those of the one frontier pass, and those
+/// counted one by one through the resolver before it and after it, so that its rows still come
+/// in order of `n`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SeriesPlan {
+    /// The boards the pass reads off its layers, shortest first (empty, or at least one).
+    pub pass: Vec<Board>,
+    /// The boards counted one by one before the pass, in order.
+    pub before: Vec<Board>,
+    /// The boards counted one by one after the pass, in order.
+    pub after: Vec<Board>,
+}
+
+/// How a series of `kind` totals counts `missing` (boards `rows × n` in order of `n`) with
+/// `engine`: the one place that decides pass or one by one.
+pub fn series_plan(engine: EngineChoice, missing: &[Board], kind: TourKind) -> SeriesPlan {
+    // The frontier engine counts every height of one width in a single pass; `auto` leaves
+    // the boards the memo engine does faster to it.
+    let one_pass = |board: &Board| engine.in_one_pass(*board, &Question::total(*board, kind));
+    let (mut pass, before): (Vec<Board>, Vec<Board>) = missing.iter().partition(|b| one_pass(b));
+    // The pass costs what its tallest board costs. While that board is near square and meets
+    // in the middle, it is much faster on its own (docs/measurements/ has 7x7's open total
+    // both ways; 8x8's closed tours do not fit in memory in one pass): such boards at the top
+    // of the range are counted one by one, after the pass over the others. On long boards a
+    // pass one row shorter saves little, and the meeting would be work on top; a board that
+    // meets below one that does not is reached by the pass.
+    let mode = match kind {
+        TourKind::Closed => FrontierMode::Closed,
+        TourKind::Open => FrontierMode::OpenAll,
+    };
+    let mut after = Vec::new();
+    while let Some(&board) = pass.last() {
+        if board.cols() > board.rows() + NEAR_SQUARE || !frontier::meets_in_the_middle(board, mode)
+        {
+            break;
+        }
+        after.push(board);
+        pass.pop();
+    }
+    after.reverse();
+    // A pass over several heights finishes a board at every row, so the boards below it that
+    // it can count (those at least as long as wide) come with it at no cost: the memo engine
+    // would only count them again.
+    let before = if pass.len() > 1 {
+        let (free, before): (Vec<Board>, Vec<Board>) =
+            before.into_iter().partition(|b| b.cols() >= b.rows());
+        pass.extend(free);
+        pass.sort_by_key(Board::cols);
+        before
+    } else {
+        before
+    };
+    SeriesPlan {
+        pass,
+        before,
+        after,
+    }
+}
+
+/// How much longer than wide a board that meets in the middle may be and still be counted on
+/// its own rather than in a series' pass.
+const NEAR_SQUARE: u32 = 4;
+
 /// True for boards whose counts from one square no engine gives on one machine: the frontier
 /// engine says where its layers from a start outgrow one machine (7x8 meets in the middle; 8x8
 /// does not fit), and the memo engine's table is far slower still. Their totals and closed
@@ -330,5 +393,47 @@ mod tests {
             EngineChoice::Memo.choose(&total(8, 9)),
             Err(Error::BoardTooLarge { .. })
         ));
+    }
+}
+
+#[cfg(test)]
+mod series_plan_tests {
+    use super::*;
+
+    fn boards(rows: u32, cols: std::ops::RangeInclusive<u32>) -> Vec<Board> {
+        cols.map(|n| Board::new(rows, n).unwrap()).collect()
+    }
+
+    fn cols(boards: &[Board]) -> Vec<u32> {
+        boards.iter().map(Board::cols).collect()
+    }
+
+    /// Every board is counted once, and the decision is today's: narrow boards' short ones by
+    /// the memo engine before the pass, near-square boards that meet in the middle on their own.
+    #[test]
+    fn a_series_splits_its_boards_between_the_pass_and_one_by_one() {
+        for (rows, kind) in [
+            (5, TourKind::Open),
+            (7, TourKind::Open),
+            (8, TourKind::Closed),
+        ] {
+            let missing = boards(rows, 1..=12);
+            let plan = series_plan(EngineChoice::Auto, &missing, kind);
+            let mut all = [cols(&plan.before), cols(&plan.pass), cols(&plan.after)].concat();
+            all.sort();
+            assert_eq!(all, (1..=12).collect::<Vec<_>>(), "{rows} {kind:?}");
+        }
+        let plan = series_plan(EngineChoice::Auto, &boards(7, 1..=12), TourKind::Open);
+        assert_eq!(cols(&plan.before), [1, 2, 3, 4, 5, 6]);
+        assert_eq!(cols(&plan.pass), [7, 8, 9, 10, 11, 12]);
+        // 7x7 to 7x9 meet in the middle: alone, each is faster than a pass over all three.
+        let plan = series_plan(EngineChoice::Auto, &boards(7, 7..=9), TourKind::Open);
+        assert_eq!((plan.pass.len(), cols(&plan.after)), (0, vec![7, 8, 9]));
+        // 8x12's closed tours meet in the middle: on their own, after the pass over 8x8 to 8x11.
+        let plan = series_plan(EngineChoice::Auto, &boards(8, 1..=12), TourKind::Closed);
+        assert_eq!(cols(&plan.pass), [8, 9, 10, 11]);
+        assert_eq!(cols(&plan.after), [12]);
+        let plan = series_plan(EngineChoice::Memo, &boards(5, 1..=8), TourKind::Open);
+        assert_eq!((plan.pass.len(), plan.before.len()), (0, 8));
     }
 }

@@ -48,8 +48,8 @@ use crate::trust::{self, served};
 
 pub use admit::{Incoming, Origin, RECOUNT_SQUARES, admit};
 pub use engine::{
-    AUTO_MEMO_SQUARES, AUTO_MEMO_TOTAL_SQUARES, Choice, Engine, EngineChoice, beyond_every_engine,
-    beyond_one_machine, check_engines, check_table,
+    AUTO_MEMO_SQUARES, AUTO_MEMO_TOTAL_SQUARES, Choice, Engine, EngineChoice, SeriesPlan,
+    beyond_every_engine, beyond_one_machine, check_engines, check_table, series_plan,
 };
 pub use read::{read, recheck};
 
