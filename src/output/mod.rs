@@ -1,5 +1,5 @@
-//! Writing answers: one exporter per format (plain text, JSON, CSV, SVG pictures), and OEIS
-//! b-files of a series.
+//! Writing answers: one exporter per format (plain text, JSON, CSV, SVG pictures), OEIS
+//! b-files of a series, and how an answer was found in words ([`stats`]: `--stats`, the page).
 //!
 //! Counts are exact integers of up to 128 bits. JSON numbers above 2^53 lose digits in most
 //! readers (JavaScript, many others), so every count is written in JSON as a string of decimal
@@ -9,6 +9,7 @@
 mod bfile;
 mod csv;
 mod json;
+pub mod stats;
 pub mod stream;
 mod svg;
 pub mod target;

@@ -42,6 +42,7 @@ use crate::count::frontier::FrontierStats;
 use crate::count::memo::MemoStats;
 use crate::error::{Error, Failure};
 use crate::memory::MemoryBudget;
+use crate::output::stats;
 use crate::question::{Question, Shape, TourKind};
 use crate::store::{Answer, SUM, Store, THEOREM};
 use crate::trust::{self, served};
@@ -173,104 +174,27 @@ impl Resolution {
     }
 
     /// How the answer to `question` was found, in a few words for a person, without brackets
-    /// (the page shows it as it is): `counted by the memo engine in 0.213 s`, `decided by an
-    /// existence theorem, without a search`, `added up from the counts of its starts (the
-    /// memo engine's)`; from the store, `from the answer store, where it was counted …`.
+    /// (the page shows it as it is): [`stats::how`].
     pub fn how(&self, question: &Question) -> String {
         let answer = &self.answers[question];
-        let engine = self.counted_by(answer);
-        let found = if answer.engine == THEOREM {
-            "decided by an existence theorem, without a search".to_string()
-        } else if answer.engine == SUM {
-            // A start's sum is of its pairs (a merged plan by pair): no engine counted the
-            // start as such, and its pairs' engines are not among these answers.
-            let (parts, by) = match question.shape() {
-                Shape::From(_) => ("its pairs (the tours to each end square)", String::new()),
-                _ => ("its starts", format!(", made by the {engine} engine")),
-            };
-            format!(
-                "added up from the counts of {parts}{by}{}",
-                if self.from_store.contains(question) {
-                    String::new()
-                } else {
-                    format!(" in {}", seconds_in_words(answer.seconds))
-                }
-            )
-        } else {
-            format!(
-                "counted by the {engine} engine in {}",
-                seconds_in_words(answer.seconds)
-            )
-        };
-        if self.from_store.contains(question) {
-            format!("from the answer store, where it was {found}")
-        } else {
-            found
-        }
+        stats::how(
+            answer,
+            self.counted_by(answer),
+            self.from_store.contains(question),
+        )
     }
 
     /// Where the answer to `questions` (the first is the one shown) came from, with the
-    /// engine's figures: the `--stats` sentence.
+    /// engine's figures: the `--stats` sentence ([`stats::source`]).
     pub fn source(&self, questions: &[Question]) -> String {
-        let stored = questions
-            .iter()
-            .filter(|q| self.from_store.contains(q))
-            .count();
         let first = &self.answers[&questions[0]];
-        let engine = self.counted_by(first);
-        let added_up = if first.engine == SUM {
-            "added up from its starts, "
-        } else {
-            ""
-        };
-        let figures = self.engine_stats;
-        if stored == questions.len() {
-            "answered from the store".to_string()
-        } else if engine == THEOREM {
-            "answered by an existence theorem, without a search".to_string()
-        } else if figures.frontier.transitions == 0 && figures.frontier.halves_read > 0 {
-            format!(
-                "computed by the frontier engine from saved halves ({} read)",
-                figures.frontier.halves_read
-            )
-        } else if figures.frontier.transitions > 0 {
-            format!(
-                "computed by the frontier engine ({})",
-                figures.frontier.figures()
-            )
-        } else {
-            let m = figures.memo;
-            format!(
-                "{added_up}computed by the {engine} engine ({} states solved, {} table hits, {} states pruned, {} table entries, {:.1} MiB{})",
-                m.states_solved,
-                m.table_hits,
-                m.states_pruned,
-                m.entries,
-                m.table_bytes as f64 / (1u64 << 20) as f64,
-                if m.stores_refused > 0 {
-                    format!(
-                        "; {} states not kept: memory budget reached",
-                        m.stores_refused
-                    )
-                } else {
-                    String::new()
-                }
-            )
-        }
-    }
-}
-
-/// Seconds for a person: `less than a millisecond`, `0.213 s`, `12.5 s`, `3 min 20 s`.
-pub fn seconds_in_words(seconds: f64) -> String {
-    if seconds < 0.001 {
-        "less than a millisecond".to_string()
-    } else if seconds < 1.0 {
-        format!("{seconds:.3} s")
-    } else if seconds < 60.0 {
-        format!("{seconds:.1} s")
-    } else {
-        let whole = seconds.round() as u64;
-        format!("{} min {} s", whole / 60, whole % 60)
+        stats::source(
+            first,
+            self.counted_by(first),
+            questions.iter().all(|q| self.from_store.contains(q)),
+            &self.engine_stats.memo,
+            &self.engine_stats.frontier,
+        )
     }
 }
 
@@ -489,13 +413,5 @@ mod tests {
         let corner = Question::from_start(board, Square::new(0, 0), TourKind::Open);
         assert_eq!(estimated_work(&zero), 0);
         assert!(estimated_work(&corner) > 0);
-    }
-
-    #[test]
-    fn seconds_read_as_a_person_reads_them() {
-        assert_eq!(seconds_in_words(0.0004), "less than a millisecond");
-        assert_eq!(seconds_in_words(0.2134), "0.213 s");
-        assert_eq!(seconds_in_words(12.54), "12.5 s");
-        assert_eq!(seconds_in_words(313.0), "5 min 13 s");
     }
 }

@@ -14,7 +14,7 @@ use crate::output::{
     legend_colours, to_json,
 };
 use crate::question::TourKind;
-use crate::resolve::{self, Resolution};
+use crate::resolve::Resolution;
 use crate::serve::jobs::{Asked, Job, JobState};
 use crate::serve::reply::{ApiError, json, with_type};
 use crate::view::{Ends, View};
@@ -159,7 +159,7 @@ pub(super) fn ends_json(ends: Ends, resolution: &Resolution) -> String {
         format!(
             "{} distinct pairs counted in {} of engine time, {} read from the answer store",
             computed.len(),
-            resolve::seconds_in_words(seconds),
+            crate::output::stats::seconds_in_words(seconds),
             questions.len() - computed.len()
         )
     };
