@@ -172,7 +172,7 @@ pub fn series(
                 let answer = Answer::computed(
                     question(&board),
                     count::directed(board, count),
-                    Engine::Frontier.name(),
+                    Engine::Frontier.recorded(),
                     clock.elapsed().as_secs_f64(),
                 );
                 if let Err(e) = save(&mut store, &answer) {

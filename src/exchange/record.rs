@@ -10,7 +10,7 @@ use crate::board::{Board, Square};
 use crate::echo::echo;
 use crate::input::{InputError, MAX_FIELD_CHARS, MAX_QUERIES, max_count_digits};
 use crate::question::{AnswerKind, PairError, Question, Shape, TourKind};
-use crate::store::{ANSWER_COLUMNS, Answer, SUM};
+use crate::store::{ANSWER_COLUMNS, Answer, EngineName, SUM};
 use crate::trust;
 use crate::trust::provenance::{self, check_utc_timestamp, seconds_in_range};
 
@@ -86,7 +86,7 @@ pub(super) fn answer_from_fields(fields: &Fields, line: usize) -> Result<Answer,
     Ok(Answer {
         question,
         count,
-        engine: engine.to_string(),
+        engine: EngineName::parse(engine),
         version: version.to_string(),
         seconds,
         computed_at: Some(computed_at.to_string()),

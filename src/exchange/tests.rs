@@ -4,7 +4,7 @@
 use super::*;
 use crate::board::{Board, Square};
 use crate::question::Question;
-use crate::store::{ANSWER_COLUMNS, SUM};
+use crate::store::ANSWER_COLUMNS;
 
 const HEADER: &str = "rows,cols,kind,row,col,count,engine,version,seconds,computed_at\n";
 
@@ -177,7 +177,7 @@ fn sources_are_read_and_old_exports_have_none() {
     // An old export: no source, and a total under the memo engine is a sum of starts.
     let old = csv("3,4,open,,,16,memo,0.1.0,0,2026-11-29T14:28:00Z\n").unwrap();
     assert_eq!(old[0].1.source, "");
-    assert_eq!(old[0].1.engine, SUM);
+    assert_eq!(old[0].1.engine, crate::store::EngineName::Sum);
     assert_eq!(imported_source("a.csv", ""), "imported from a.csv");
     assert_eq!(
         imported_source("a.csv", "computed"),
@@ -234,7 +234,10 @@ fn pairs_are_read_with_their_end() {
     // at least their sum.
     let start =
         "6,6,open,0,0,524486,sum,0.1.0,0,2026-11-29T14:28:00Z,\"sum of pairs (memo, computed)\",,";
-    assert_eq!(read(&format!("{start}\n")).unwrap()[0].1.engine, SUM);
+    assert_eq!(
+        read(&format!("{start}\n")).unwrap()[0].1.engine,
+        crate::store::EngineName::Sum
+    );
     let low = start.replace(",524486,", ",50,");
     let pair = "6,6,between,0,0,56,memo,0.1.0,0,2026-11-29T14:28:00Z,computed,4,5";
     assert_eq!(

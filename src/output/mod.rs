@@ -288,7 +288,7 @@ impl From<&Answer> for AnswerRecord {
             row: q.start.map(|s| s.row),
             col: q.start.map(|s| s.col),
             count: Count(answer.count.clone()),
-            engine: answer.engine.clone(),
+            engine: answer.engine.to_string(),
             version: answer.version.clone(),
             seconds: answer.seconds,
             computed_at: answer.computed_at.clone().unwrap_or_default(),

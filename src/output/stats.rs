@@ -4,7 +4,7 @@
 use crate::count::frontier::FrontierStats;
 use crate::count::memo::MemoStats;
 use crate::question::Shape;
-use crate::store::{Answer, SUM, THEOREM};
+use crate::store::{Answer, EngineName};
 
 /// How `answer` was found, in a few words for a person, without brackets (the page shows it as
 /// it is): `counted by the memo engine in 0.213 s`, `decided by an existence theorem, without a
@@ -12,9 +12,9 @@ use crate::store::{Answer, SUM, THEOREM};
 /// (`from_store`), `from the answer store, where it was counted …`. `engine` is the engine that
 /// counted it, or for a sum of starts the engine of its starts.
 pub fn how(answer: &Answer, engine: &str, from_store: bool) -> String {
-    let found = if answer.engine == THEOREM {
+    let found = if answer.engine == EngineName::Theorem {
         "decided by an existence theorem, without a search".to_string()
-    } else if answer.engine == SUM {
+    } else if answer.engine == EngineName::Sum {
         // A start's sum is of its pairs (a merged plan by pair): no engine counted the
         // start as such, and its pairs' engines are not among these answers.
         let (parts, by) = match answer.question.shape() {
@@ -52,14 +52,14 @@ pub fn source(
     memo: &MemoStats,
     frontier: &FrontierStats,
 ) -> String {
-    let added_up = if first.engine == SUM {
+    let added_up = if first.engine == EngineName::Sum {
         "added up from its starts, "
     } else {
         ""
     };
     if all_stored {
         "answered from the store".to_string()
-    } else if engine == THEOREM {
+    } else if engine == crate::store::THEOREM {
         "answered by an existence theorem, without a search".to_string()
     } else if frontier.transitions == 0 && frontier.halves_read > 0 {
         format!(

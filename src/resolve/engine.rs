@@ -21,6 +21,7 @@ use crate::error::Error;
 use crate::existence::no_tour_for;
 use crate::graph::MAX_BITSET_SQUARES;
 use crate::question::{Question, Shape, TourKind};
+use crate::store::EngineName;
 use crate::trust::provenance;
 
 use super::Settings;
@@ -53,6 +54,15 @@ impl Engine {
             Engine::Memo => "memo",
             Engine::Frontier => "frontier",
             Engine::Reference => "reference",
+        }
+    }
+
+    /// The name an answer it counted is recorded with.
+    pub fn recorded(self) -> EngineName {
+        match self {
+            Engine::Memo => EngineName::Memo,
+            Engine::Frontier => EngineName::Frontier,
+            Engine::Reference => EngineName::Reference,
         }
     }
 

@@ -44,7 +44,7 @@ use crate::error::{Error, Failure};
 use crate::memory::MemoryBudget;
 use crate::output::stats;
 use crate::question::{Question, Shape, TourKind};
-use crate::store::{Answer, SUM, Store, THEOREM};
+use crate::store::{Answer, EngineName, Store, THEOREM};
 use crate::trust::{self, served};
 
 pub use admit::{Incoming, Origin, RECOUNT_SQUARES, admit};
@@ -144,11 +144,11 @@ impl Resolution {
         &self.answers[question].count
     }
 
-    /// The engine that counted `answer`: its own, or for a sum of starts ([`SUM`]) the engine
+    /// The engine that counted `answer`: its own, or for a sum of starts ([`EngineName::Sum`]) the engine
     /// of the starts it adds up (other than a theorem's zeros, when there is one).
     pub fn counted_by<'a>(&'a self, answer: &'a Answer) -> &'a str {
-        if answer.engine != SUM {
-            return &answer.engine;
+        if answer.engine != EngineName::Sum {
+            return answer.engine.as_str();
         }
         self.answers
             .values()
@@ -166,7 +166,7 @@ impl Resolution {
     /// engine, as the sum of its starts`.
     pub fn recounted_by(&self, answer: &Answer) -> String {
         let engine = self.counted_by(answer);
-        if answer.engine == SUM {
+        if answer.engine == EngineName::Sum {
             format!("the {engine} engine, as the sum of its starts")
         } else {
             format!("the {engine} engine")

@@ -107,7 +107,12 @@ fn compute_with(
                 .into_iter()
                 .filter_map(|(start, weight)| match start.shape() {
                     Shape::From(square) => Some((
-                        Answer::computed(start, table.get(square).clone(), engine.name(), seconds),
+                        Answer::computed(
+                            start,
+                            table.get(square).clone(),
+                            engine.recorded(),
+                            seconds,
+                        ),
                         weight,
                     )),
                     _ => None,
@@ -133,7 +138,7 @@ fn compute_with(
     };
     let seconds = clock.elapsed().as_secs_f64();
     Ok((
-        Answer::computed(*question, count, engine.name(), seconds),
+        Answer::computed(*question, count, engine.recorded(), seconds),
         stats,
     ))
 }

@@ -204,7 +204,7 @@ fn compute_starts(
             let question = Question::from_start(board, start, TourKind::Open);
             let seconds = clock.elapsed().as_secs_f64();
             clock = Instant::now();
-            let answer = Answer::computed(question, count, Engine::Frontier.name(), seconds);
+            let answer = Answer::computed(question, count, Engine::Frontier.recorded(), seconds);
             // The receiver outlives the tasks, so sending cannot fail.
             let _ = sender.send(Message::Answer(answer, EngineStats::default(), None));
         });

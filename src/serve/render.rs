@@ -214,7 +214,7 @@ pub(super) fn count_json(view: View, resolution: &Resolution) -> Result<String, 
     let reply = |record: &dyn records::Record, heat: Option<Heat>| {
         record.reply(
             source,
-            shown.engine.clone(),
+            shown.engine.to_string(),
             shown.seconds,
             how.clone(),
             heat,

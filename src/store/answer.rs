@@ -42,6 +42,57 @@ pub const SUM: &str = "sum";
 /// The engine recorded for a zero that an existence theorem decides, without a search.
 pub const THEOREM: &str = "theorem";
 
+/// The engine recorded with an answer: one of this build's engines, a theorem's zero, a sum of
+/// other counts, or a name this build does not know (a store or file from elsewhere), kept as
+/// it was so that `verify` and the import gate can name it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum EngineName {
+    /// The memoized engine.
+    Memo,
+    /// The frontier engine.
+    Frontier,
+    /// The backtracking reference.
+    Reference,
+    /// A zero an existence theorem decides ([`THEOREM`]).
+    Theorem,
+    /// A count added up from others ([`SUM`]).
+    Sum,
+    /// A name this build does not know.
+    Unknown(String),
+}
+
+impl EngineName {
+    /// The name, as the store and the export files hold it.
+    pub fn as_str(&self) -> &str {
+        match self {
+            EngineName::Memo => "memo",
+            EngineName::Frontier => "frontier",
+            EngineName::Reference => "reference",
+            EngineName::Theorem => THEOREM,
+            EngineName::Sum => SUM,
+            EngineName::Unknown(name) => name,
+        }
+    }
+
+    /// The engine a stored or exported name stands for.
+    pub fn parse(name: &str) -> Self {
+        match name {
+            "memo" => EngineName::Memo,
+            "frontier" => EngineName::Frontier,
+            "reference" => EngineName::Reference,
+            THEOREM => EngineName::Theorem,
+            SUM => EngineName::Sum,
+            other => EngineName::Unknown(other.to_string()),
+        }
+    }
+}
+
+impl std::fmt::Display for EngineName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// An answer with its provenance, as kept in the store.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Answer {
@@ -49,9 +100,8 @@ pub struct Answer {
     pub question: Question,
     /// The exact count.
     pub count: BigUint,
-    /// The engine that computed it (`memo`, `reference`, or `theorem` for a zero that an
-    /// existence theorem decides).
-    pub engine: String,
+    /// The engine that computed it, a theorem's zero or a sum ([`EngineName`]).
+    pub engine: EngineName,
     /// The knights version that computed it.
     pub version: String,
     /// Seconds of computation.
@@ -70,13 +120,13 @@ impl Answer {
     pub fn computed(
         question: Question,
         count: impl Into<BigUint>,
-        engine: &str,
+        engine: EngineName,
         seconds: f64,
     ) -> Self {
         Answer {
             question,
             count: count.into(),
-            engine: engine.to_string(),
+            engine,
             version: env!("CARGO_PKG_VERSION").to_string(),
             seconds: (seconds * 1e6).round() / 1e6,
             computed_at: None,
@@ -89,7 +139,7 @@ impl Answer {
     /// The zero of a question that an existence theorem decides, without a search: the engine
     /// [`THEOREM`], no time spent. The caller has asked the theorems.
     pub fn theorem(question: Question) -> Self {
-        Answer::computed(question, 0u32, THEOREM, 0.0)
+        Answer::computed(question, 0u32, EngineName::Theorem, 0.0)
     }
 
     /// An open board total added up from its starts' answers, each with the number of the
@@ -123,13 +173,13 @@ impl Answer {
         for (answer, weight) in inputs {
             count += &answer.count * *weight;
             seconds += answer.seconds;
-            theorem_only &= answer.engine == THEOREM;
+            theorem_only &= answer.engine == EngineName::Theorem;
         }
         if theorem_only && no_tour_for(&question).is_some() {
             return Answer::theorem(question);
         }
         for (answer, _) in inputs {
-            if theorem_only || answer.engine != THEOREM {
+            if theorem_only || answer.engine != EngineName::Theorem {
                 let input = format!("{}, {}", answer.engine, answer.source);
                 if !named.contains(&input) {
                     named.push(input);
@@ -137,7 +187,7 @@ impl Answer {
             }
         }
         named.sort();
-        let mut sum = Answer::computed(question, count, SUM, seconds);
+        let mut sum = Answer::computed(question, count, EngineName::Sum, seconds);
         sum.source = format!("sum of {what} ({})", named.join("; "));
         sum
     }

@@ -38,7 +38,8 @@ use crate::board::{Board, Square};
 use crate::question::Question;
 
 pub use answer::{
-    ANSWER_COLUMNS, Answer, AnswerFilter, COMPUTED, ImportReport, SUM, THEOREM, UNRECORDED,
+    ANSWER_COLUMNS, Answer, AnswerFilter, COMPUTED, EngineName, ImportReport, SUM, THEOREM,
+    UNRECORDED,
 };
 pub use error::StoreError;
 use error::classify;
@@ -236,7 +237,7 @@ impl Store {
                         Answer {
                             question: *question,
                             count,
-                            engine,
+                            engine: EngineName::parse(&engine),
                             version,
                             seconds,
                             computed_at: Some(computed_at),
@@ -402,7 +403,7 @@ impl Store {
                         row,
                         col,
                         count,
-                        answer.engine,
+                        answer.engine.as_str(),
                         answer.version,
                         answer.seconds,
                         answer.computed_at,
@@ -574,8 +575,8 @@ mod tests {
         assert_eq!(
             store
                 .save(&[
-                    Answer::computed(q, 32u32, "memo", 0.01),
-                    Answer::computed(total, big.clone(), "memo", 0.5)
+                    Answer::computed(q, 32u32, EngineName::Memo, 0.01),
+                    Answer::computed(total, big.clone(), EngineName::Memo, 0.5)
                 ])
                 .unwrap(),
             2
@@ -587,12 +588,12 @@ mod tests {
         // The same answer again is no change; a different count is refused.
         assert_eq!(
             store
-                .save(&[Answer::computed(q, 32u32, "memo", 0.0)])
+                .save(&[Answer::computed(q, 32u32, EngineName::Memo, 0.0)])
                 .unwrap(),
             0
         );
         assert!(matches!(
-            store.save(&[Answer::computed(q, 33u32, "memo", 0.0)]),
+            store.save(&[Answer::computed(q, 33u32, EngineName::Memo, 0.0)]),
             Err(StoreError::Conflict { .. })
         ));
         assert_eq!(store.list(&AnswerFilter::default()).unwrap().len(), 2);
@@ -610,15 +611,15 @@ mod tests {
         let closed = Question::total(board, TourKind::Closed);
         store
             .save(&[
-                Answer::computed(corner, 32u32, "memo", 0.0),
-                Answer::computed(closed, 0u32, "memo", 0.0),
+                Answer::computed(corner, 32u32, EngineName::Memo, 0.0),
+                Answer::computed(closed, 0u32, EngineName::Memo, 0.0),
             ])
             .unwrap();
         let result = store.save(&[
-            Answer::computed(edge, 0u32, "memo", 0.0),
-            Answer::computed(corner, 33u32, "memo", 0.0),
-            Answer::computed(total, 164u32, "memo", 0.0),
-            Answer::computed(closed, 2u32, "memo", 0.0),
+            Answer::computed(edge, 0u32, EngineName::Memo, 0.0),
+            Answer::computed(corner, 33u32, EngineName::Memo, 0.0),
+            Answer::computed(total, 164u32, EngineName::Memo, 0.0),
+            Answer::computed(closed, 2u32, EngineName::Memo, 0.0),
         ]);
         let error = result.unwrap_err();
         assert!(matches!(error, StoreError::Conflict { others: 1, .. }));
@@ -637,8 +638,8 @@ mod tests {
         let other = Question::from_start(board, Square::new(1, 1), TourKind::Open);
         let error = store
             .import(&[
-                (2, Answer::computed(other, 0u32, "memo", 0.0)),
-                (3, Answer::computed(corner, 31u32, "memo", 0.0)),
+                (2, Answer::computed(other, 0u32, EngineName::Memo, 0.0)),
+                (3, Answer::computed(corner, 31u32, EngineName::Memo, 0.0)),
             ])
             .unwrap_err();
         assert!(error.to_string().contains(&format!("line 3: {corner}")));

@@ -12,8 +12,8 @@ use crate::board::{Board, Square};
 use crate::echo::echo;
 use crate::question::{AnswerKind, Question};
 
-use super::Answer;
 use super::answer::ANSWER_COLUMNS;
+use super::{Answer, EngineName};
 
 /// A row of the answers table that is not an answer this knights can read: it breaks one of
 /// the schema's rules.
@@ -180,7 +180,7 @@ fn read_answer(values: &[Value]) -> Result<Answer, String> {
             end,
         },
         count,
-        engine: text(7)?.to_string(),
+        engine: EngineName::parse(text(7)?),
         version: text(8)?.to_string(),
         seconds,
         computed_at: Some(text(10)?.to_string()),

@@ -106,7 +106,7 @@ pub fn check_seconds(seconds: f64) -> Result<(), String> {
 /// Checks how `answer` is recorded: [`check_engine`], [`check_seconds`] and, when it has one,
 /// its time ([`check_utc_timestamp`]). The first fault, in words.
 pub fn check_record(answer: &Answer) -> Result<(), String> {
-    check_engine(&answer.question, &answer.engine).map_err(|fault| fault.to_string())?;
+    check_engine(&answer.question, answer.engine.as_str()).map_err(|fault| fault.to_string())?;
     check_seconds(answer.seconds)?;
     if let Some(time) = &answer.computed_at {
         check_utc_timestamp(time)?;

@@ -267,7 +267,11 @@ fn eight_by_eight_pairs_so_far_are_shards_of_the_plan_and_fit_the_published_tota
         assert!(seen.insert(question), "line {line}: {question} twice");
         let (from, to) = (question.start.unwrap(), question.end.unwrap());
         let same_colour = (from.row + from.col + to.row + to.col) % 2 == 0;
-        assert_eq!(answer.engine == "theorem", same_colour, "line {line}");
+        assert_eq!(
+            answer.engine.as_str() == "theorem",
+            same_colour,
+            "line {line}"
+        );
         assert_eq!(
             answer.count == BigUint::default(),
             same_colour,

@@ -573,7 +573,7 @@ fn the_migration_relabels_old_sums() {
         .unwrap();
     let summary: Vec<(String, String)> = answers
         .iter()
-        .map(|a| (a.engine.clone(), a.source.clone()))
+        .map(|a| (a.engine.to_string(), a.source.clone()))
         .collect();
     assert_eq!(
         summary,
