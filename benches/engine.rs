@@ -5,6 +5,7 @@
 //! Run with `cargo bench --bench engine`; `scripts/bench.sh` compares the whole command against
 //! the plain backtracking reference side by side.
 
+use knights::count::Limits;
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -18,7 +19,11 @@ fn board(rows: u32, cols: u32) -> Board {
 }
 
 fn engine(board: Board) -> MemoCounter {
-    MemoCounter::new(board, MemoryBudget::DEFAULT, CancelFlag::new()).unwrap()
+    MemoCounter::new(
+        board,
+        &Limits::new(MemoryBudget::DEFAULT, &CancelFlag::new()),
+    )
+    .unwrap()
 }
 
 fn cold_counts(c: &mut Criterion) {
@@ -34,7 +39,14 @@ fn cold_counts(c: &mut Criterion) {
         });
     }
     group.bench_function("reference 5x6", |b| {
-        b.iter(|| count_open_tours(board(5, 6), Square::new(0, 0), &CancelFlag::new()).unwrap())
+        b.iter(|| {
+            count_open_tours(
+                board(5, 6),
+                Square::new(0, 0),
+                &Limits::stopped_by(&CancelFlag::new()),
+            )
+            .unwrap()
+        })
     });
     group.finish();
 }
@@ -76,9 +88,12 @@ fn closed(c: &mut Criterion) {
     for (rows, cols) in [(6, 6), (5, 8), (3, 14)] {
         group.bench_function(format!("{rows}x{cols}"), |b| {
             b.iter(|| {
-                count_cycles(board(rows, cols), MemoryBudget::DEFAULT, CancelFlag::new())
-                    .unwrap()
-                    .0
+                count_cycles(
+                    board(rows, cols),
+                    &Limits::new(MemoryBudget::DEFAULT, &CancelFlag::new()),
+                )
+                .unwrap()
+                .0
             })
         });
     }
@@ -112,8 +127,7 @@ fn frontier_engine(c: &mut Criterion) {
                 frontier::count(
                     board(rows, cols),
                     mode,
-                    MemoryBudget::DEFAULT,
-                    &CancelFlag::new(),
+                    &Limits::new(MemoryBudget::DEFAULT, &CancelFlag::new()),
                 )
                 .unwrap()
                 .0
@@ -144,8 +158,7 @@ fn pairs_and_starts(c: &mut Criterion) {
             frontier::count_from_each(
                 board,
                 &starts,
-                MemoryBudget::DEFAULT,
-                &CancelFlag::new(),
+                &Limits::new(MemoryBudget::DEFAULT, &CancelFlag::new()),
                 &mut |_, _| total += 1,
             )
             .unwrap();

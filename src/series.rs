@@ -2,6 +2,7 @@
 //! store where it can, the rest computed — in one pass of the frontier engine over the tallest
 //! board where it can — and saved as each board is known.
 
+use crate::count::Limits;
 use std::collections::BTreeMap;
 use std::ops::RangeInclusive;
 use std::time::Instant;
@@ -162,8 +163,7 @@ pub fn series(
             rows,
             low.cols()..=high.cols(),
             kind == TourKind::Closed,
-            settings.memory,
-            &settings.cancel,
+            &Limits::new(settings.memory, &settings.cancel),
             &mut |n, count| {
                 if failure.is_some() || !wanted.contains(&n) {
                     return;

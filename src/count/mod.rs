@@ -10,6 +10,35 @@ use num_bigint::BigUint;
 use num_traits::Zero;
 
 use crate::board::{Board, Square};
+use crate::cancel::CancelFlag;
+use crate::memory::MemoryBudget;
+
+/// What bounds an engine's work, the same for every engine: the memory its tables may take
+/// and the flag that stops it (Ctrl-C, a server's client gone, a time limit). The reference
+/// engine holds one path and no table, so only the flag bounds it.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// The memory for the engine's tables.
+    pub budget: MemoryBudget,
+    /// Raised to stop the engine, which returns [`crate::Error::Interrupted`].
+    pub cancel: CancelFlag,
+}
+
+impl Limits {
+    /// Limits of `budget` and `cancel` (a clone of the flag: raising either stops the engine).
+    pub fn new(budget: MemoryBudget, cancel: &CancelFlag) -> Self {
+        Limits {
+            budget,
+            cancel: cancel.clone(),
+        }
+    }
+
+    /// Limits of the default budget and `cancel`: for the reference engine, which keeps no
+    /// table, and for tests.
+    pub fn stopped_by(cancel: &CancelFlag) -> Self {
+        Limits::new(MemoryBudget::default(), cancel)
+    }
+}
 
 /// The number of open tours starting on each square of a board.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -7,19 +7,22 @@
 
 use crate::board::{Board, KNIGHT_MOVES, Square};
 use crate::cancel::CancelFlag;
+use crate::count::Limits;
 use crate::error::Error;
 
 /// Counts the open tours of `board` that start on `start`, by plain backtracking.
 ///
 /// Every board size is accepted, but the running time grows exponentially: past 30 or so
-/// squares it takes minutes to days. `cancel` stops it early with [`Error::Interrupted`].
-pub fn count_open_tours(board: Board, start: Square, cancel: &CancelFlag) -> Result<u128, Error> {
+/// squares it takes minutes to days. `limits.cancel` stops it early (it keeps no table, so the budget is not needed) with [`Error::Interrupted`].
+pub fn count_open_tours(board: Board, start: Square, limits: &Limits) -> Result<u128, Error> {
+    let cancel = &limits.cancel;
     count(board, start, None, false, cancel)
 }
 
 /// Counts the closed tours of `board` from `start`, as directed sequences (each cycle through
 /// the start is walked in both directions, so this is twice the number of cycles).
-pub fn count_closed_tours(board: Board, start: Square, cancel: &CancelFlag) -> Result<u128, Error> {
+pub fn count_closed_tours(board: Board, start: Square, limits: &Limits) -> Result<u128, Error> {
+    let cancel = &limits.cancel;
     count(board, start, None, true, cancel)
 }
 
@@ -28,8 +31,9 @@ pub fn count_open_tours_between(
     board: Board,
     start: Square,
     end: Square,
-    cancel: &CancelFlag,
+    limits: &Limits,
 ) -> Result<u128, Error> {
+    let cancel = &limits.cancel;
     board.check_square(end)?;
     count(board, start, Some(end), false, cancel)
 }
@@ -46,8 +50,9 @@ pub fn count_with_steps(
     board: Board,
     steps: &[Option<u64>],
     closed: bool,
-    cancel: &CancelFlag,
+    limits: &Limits,
 ) -> Result<u128, Error> {
+    let cancel = &limits.cancel;
     let n = board.squares() as usize;
     let distance: Vec<Vec<u64>> = (0..n).map(|i| distances_from(board, i)).collect();
     // The next given step after each step, with its square.
@@ -218,7 +223,7 @@ mod tests {
         let count = count_open_tours(
             Board::new(5, 4).unwrap(),
             Square::new(0, 0),
-            &CancelFlag::new(),
+            &Limits::stopped_by(&CancelFlag::new()),
         );
         assert_eq!(count.unwrap(), 32);
     }
@@ -232,7 +237,11 @@ mod tests {
         } else {
             (Board::new(3, 10).unwrap(), 16)
         };
-        let count = count_closed_tours(board, Square::new(0, 0), &CancelFlag::new());
+        let count = count_closed_tours(
+            board,
+            Square::new(0, 0),
+            &Limits::stopped_by(&CancelFlag::new()),
+        );
         assert_eq!(count.unwrap(), 2 * cycles);
     }
 
@@ -241,7 +250,7 @@ mod tests {
         let count = count_open_tours(
             Board::new(1, 1).unwrap(),
             Square::new(0, 0),
-            &CancelFlag::new(),
+            &Limits::stopped_by(&CancelFlag::new()),
         );
         assert_eq!(count.unwrap(), 1);
     }

@@ -7,6 +7,7 @@
 
 use crate::board::{Board, Square};
 use crate::cancel::CancelFlag;
+use crate::count::Limits;
 use crate::count::fixed::FixedSteps;
 use crate::count::memo::{FixedPathFinder, MemoCounter};
 use crate::error::Error;
@@ -113,7 +114,7 @@ pub fn solve_within(
         Ok(prepared) => prepared,
         Err(reason) => return Ok(Err(reason)),
     };
-    let mut finder = FixedPathFinder::within(fixed, budget, cancel.clone())?;
+    let mut finder = FixedPathFinder::within(fixed, &Limits::new(budget, cancel))?;
     for (end, starts) in plan {
         for start in starts {
             if let Some(path) = finder.find(start, end)? {
@@ -162,7 +163,7 @@ fn count_up_to(
     };
     let board = puzzle.board();
     let searches = plan.iter().map(|(_, starts)| starts.len()).sum();
-    let mut engine = MemoCounter::new(board, budget, cancel.clone())?
+    let mut engine = MemoCounter::new(board, &Limits::new(budget, cancel))?
         .with_fixed_steps(fixed)?
         .with_cap(cap);
     let mut total: u128 = 0;
@@ -197,7 +198,7 @@ pub fn each_completion(
         Ok(prepared) => prepared,
         Err(reason) => return Ok(Err(reason)),
     };
-    let mut engine = MemoCounter::new(puzzle.board(), budget, cancel.clone())?
+    let mut engine = MemoCounter::new(puzzle.board(), &Limits::new(budget, cancel))?
         .with_fixed_steps(fixed)?
         // Only whether a state has a completion matters here.
         .with_cap(1);

@@ -1,6 +1,7 @@
 //! Puzzles against independent evidence: the plain backtracking counter with the same givens,
 //! the engines' counts without givens (a whole board, one start, a pair), the validator.
 
+use crate::count::Limits;
 use proptest::prelude::*;
 
 use super::*;
@@ -31,7 +32,7 @@ fn reference(puzzle: &Puzzle) -> u128 {
         puzzle.board(),
         puzzle.cells(),
         puzzle.is_closed(),
-        &CancelFlag::new(),
+        &Limits::stopped_by(&CancelFlag::new()),
     )
     .unwrap()
 }
@@ -163,10 +164,13 @@ fn empty_puzzle_counts_every_tour() {
         board(5, 6),
         board(1, 1),
     ] {
-        let table = MemoCounter::new(board, MemoryBudget::DEFAULT, CancelFlag::new())
-            .unwrap()
-            .table()
-            .unwrap();
+        let table = MemoCounter::new(
+            board,
+            &Limits::new(MemoryBudget::DEFAULT, &CancelFlag::new()),
+        )
+        .unwrap()
+        .table()
+        .unwrap();
         let open = puzzle_with(board, false, &[]);
         assert_eq!(
             num_bigint::BigUint::from(exact(&open)),
@@ -175,7 +179,11 @@ fn empty_puzzle_counts_every_tour() {
         );
     }
     for board in [board(5, 6), board(3, 10), board(6, 6)] {
-        let (cycles, _) = count_cycles(board, MemoryBudget::DEFAULT, CancelFlag::new()).unwrap();
+        let (cycles, _) = count_cycles(
+            board,
+            &Limits::new(MemoryBudget::DEFAULT, &CancelFlag::new()),
+        )
+        .unwrap();
         let closed = puzzle_with(board, true, &[]);
         assert_eq!(
             exact(&closed),
@@ -189,7 +197,11 @@ fn empty_puzzle_counts_every_tour() {
 fn given_ends_count_tours_from_a_square_and_between_two() {
     for board in [board(5, 5), board(4, 5), board(3, 7), board(5, 6)] {
         let n = board.squares();
-        let mut engine = MemoCounter::new(board, MemoryBudget::DEFAULT, CancelFlag::new()).unwrap();
+        let mut engine = MemoCounter::new(
+            board,
+            &Limits::new(MemoryBudget::DEFAULT, &CancelFlag::new()),
+        )
+        .unwrap();
         let table = engine.table().unwrap();
         for start in board.all_squares() {
             let one = puzzle_with(board, false, &[(1, start.row, start.col)]);
@@ -204,8 +216,11 @@ fn given_ends_count_tours_from_a_square_and_between_two() {
                     false,
                     &[(1, start.row, start.col), (n, end.row, end.col)],
                 );
-                let mut between =
-                    MemoCounter::new(board, MemoryBudget::DEFAULT, CancelFlag::new()).unwrap();
+                let mut between = MemoCounter::new(
+                    board,
+                    &Limits::new(MemoryBudget::DEFAULT, &CancelFlag::new()),
+                )
+                .unwrap();
                 assert_eq!(
                     exact(&pair),
                     between.count_between(start, end).unwrap(),

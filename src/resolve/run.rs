@@ -1,6 +1,7 @@
 //! Counting one question with one engine: the dispatch to the engines' functions, and the
 //! fallback [`super::engine::EngineChoice::choose`] gave for a stop on the memory budget.
 
+use crate::count::Limits;
 use std::path::Path;
 use std::time::Instant;
 
@@ -61,15 +62,16 @@ fn compute_with(
     if no_tour_for(question).is_some() {
         return Ok((Answer::theorem(*question), stats));
     }
+    let limits = Limits::new(budget, cancel);
     let mut frontier_count = |mode| -> Result<BigUint, Error> {
-        let (count, figures) = frontier::count_sharing(board, mode, halves, budget, cancel)?;
+        let (count, figures) = frontier::count_sharing(board, mode, halves, &limits)?;
         stats.frontier = figures;
         Ok(count)
     };
     let count: BigUint = match (question.kind, question.shape(), engine) {
         // Directed from the start to the end (the reversed pair has the same count).
         (TourKind::Open, Shape::Between(start, end), Engine::Memo) => {
-            let mut memo = MemoCounter::new(board, budget, cancel.clone())?;
+            let mut memo = MemoCounter::new(board, &limits)?;
             let count = memo.count_between(start, end)?;
             stats.memo = memo.stats();
             count.into()
@@ -78,10 +80,10 @@ fn compute_with(
             frontier_count(FrontierMode::Between(start, end))?
         }
         (TourKind::Open, Shape::Between(start, end), Engine::Reference) => {
-            reference::count_open_tours_between(board, start, end, cancel)?.into()
+            reference::count_open_tours_between(board, start, end, &limits)?.into()
         }
         (TourKind::Open, Shape::From(start), Engine::Memo) => {
-            let mut memo = MemoCounter::new(board, budget, cancel.clone())?;
+            let mut memo = MemoCounter::new(board, &limits)?;
             let count = memo.count_from(start)?;
             stats.memo = memo.stats();
             count.into()
@@ -90,7 +92,7 @@ fn compute_with(
             frontier_count(FrontierMode::OpenFrom(start))?
         }
         (TourKind::Open, Shape::From(start), Engine::Reference) => {
-            reference::count_open_tours(board, start, cancel)?.into()
+            reference::count_open_tours(board, start, &limits)?.into()
         }
         (TourKind::Open, Shape::Total, Engine::Frontier) => {
             count::directed(board, frontier_count(FrontierMode::OpenAll)?)
@@ -98,7 +100,7 @@ fn compute_with(
         // The memo engine taking over a total from the frontier engine: it counts the
         // starts, and the total is their sum, recorded as such.
         (TourKind::Open, Shape::Total, Engine::Memo) => {
-            let mut memo = MemoCounter::new(board, budget, cancel.clone())?;
+            let mut memo = MemoCounter::new(board, &limits)?;
             let table = memo.table()?;
             stats.memo = memo.stats();
             let starts = Question::starts_of_board(board, TourKind::Open);
@@ -127,13 +129,13 @@ fn compute_with(
             )));
         }
         (TourKind::Closed, _, Engine::Memo) => {
-            let (cycles, figures) = count_cycles(board, budget, cancel.clone())?;
+            let (cycles, figures) = count_cycles(board, &limits)?;
             stats.memo = figures;
             BigUint::from(cycles) * 2u32
         }
         (TourKind::Closed, _, Engine::Frontier) => frontier_count(FrontierMode::Closed)? * 2u32,
         (TourKind::Closed, _, Engine::Reference) => {
-            reference::count_closed_tours(board, Square::new(0, 0), cancel)?.into()
+            reference::count_closed_tours(board, Square::new(0, 0), &limits)?.into()
         }
     };
     let seconds = clock.elapsed().as_secs_f64();

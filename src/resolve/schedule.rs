@@ -2,6 +2,7 @@
 //! or the pool of [`Settings::threads`]), small boards first, and every answer saved as it arrives, in short transactions, so that an interrupted
 //! or failed run keeps everything it finished. How one question is counted is `run.rs`'s.
 
+use crate::count::Limits;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -199,15 +200,19 @@ fn compute_starts(
         })
         .collect();
     let mut clock = Instant::now();
-    let outcome =
-        frontier::count_from_each(board, &squares, budget, cancel, &mut |start, count| {
+    let outcome = frontier::count_from_each(
+        board,
+        &squares,
+        &Limits::new(budget, cancel),
+        &mut |start, count| {
             let question = Question::from_start(board, start, TourKind::Open);
             let seconds = clock.elapsed().as_secs_f64();
             clock = Instant::now();
             let answer = Answer::computed(question, count, Engine::Frontier.recorded(), seconds);
             // The receiver outlives the tasks, so sending cannot fail.
             let _ = sender.send(Message::Answer(answer, EngineStats::default(), None));
-        });
+        },
+    );
     let _ = sender.send(match outcome {
         Ok(figures) => Message::Figures(EngineStats {
             frontier: figures,

@@ -1,6 +1,7 @@
 //! Closed tours: the engine against plain backtracking and published counts, and the existence
 //! theorems against the engines.
 
+use knights::count::Limits;
 use knights::count::memo::{MemoCounter, count_cycles};
 use knights::count::reference::{count_closed_tours, count_open_tours};
 use knights::existence::{no_closed_tour, no_open_tour};
@@ -10,15 +11,18 @@ use predicates::str::contains;
 use crate::util::{TestStore, published_totals};
 
 fn cycles(board: Board) -> u128 {
-    count_cycles(board, MemoryBudget::DEFAULT, CancelFlag::new())
-        .unwrap()
-        .0
+    count_cycles(
+        board,
+        &Limits::new(MemoryBudget::DEFAULT, &CancelFlag::new()),
+    )
+    .unwrap()
+    .0
 }
 
 /// Directed closed tours from `square` by plain backtracking: twice the cycles, from every
 /// square.
 fn reference_closed(board: Board, square: Square) -> u128 {
-    count_closed_tours(board, square, &CancelFlag::new()).unwrap()
+    count_closed_tours(board, square, &Limits::stopped_by(&CancelFlag::new())).unwrap()
 }
 
 /// Every board of at most 20 squares, every square, both orientations. (None of these boards
@@ -84,13 +88,16 @@ fn published_closed_counts() {
 }
 
 fn open_total(board: Board) -> u128 {
-    MemoCounter::new(board, MemoryBudget::DEFAULT, CancelFlag::new())
-        .unwrap()
-        .table()
-        .unwrap()
-        .total_directed()
-        .try_into()
-        .unwrap()
+    MemoCounter::new(
+        board,
+        &Limits::new(MemoryBudget::DEFAULT, &CancelFlag::new()),
+    )
+    .unwrap()
+    .table()
+    .unwrap()
+    .total_directed()
+    .try_into()
+    .unwrap()
 }
 
 /// The existence theorems agree with the engines: every board with both sides at most 6, 3xn up
@@ -131,7 +138,8 @@ fn minority_colour_has_no_open_tour_on_odd_boards() {
     for (rows, cols) in [(3, 7), (5, 5), (3, 9)] {
         let board = Board::new(rows, cols).unwrap();
         for square in board.all_squares() {
-            let count = count_open_tours(board, square, &CancelFlag::new()).unwrap();
+            let count =
+                count_open_tours(board, square, &Limits::stopped_by(&CancelFlag::new())).unwrap();
             if no_open_tour(board, Some(square)).is_some() {
                 assert_eq!(count, 0, "{board} {square}");
             }
@@ -312,8 +320,7 @@ fn four_row_boards_have_tours_only_from_outer_lines() {
                 let (count, _) = frontier::count(
                     board,
                     FrontierMode::OpenFrom(square),
-                    MemoryBudget::DEFAULT,
-                    &CancelFlag::new(),
+                    &Limits::new(MemoryBudget::DEFAULT, &CancelFlag::new()),
                 )
                 .unwrap();
                 let ruled_out = no_open_tour(board, Some(square)).is_some();

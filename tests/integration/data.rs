@@ -2,6 +2,7 @@
 //! through the import checks and recounted by the engine (zeros that a theorem decided
 //! included).
 
+use knights::count::Limits;
 use std::collections::HashSet;
 use std::path::PathBuf;
 
@@ -156,8 +157,10 @@ fn recount_from(
     knights::count::frontier::count_from_each(
         board,
         &squares,
-        knights::MemoryBudget::from_bytes(16 << 30),
-        &knights::CancelFlag::new(),
+        &Limits::new(
+            knights::MemoryBudget::from_bytes(16 << 30),
+            &knights::CancelFlag::new(),
+        ),
         &mut |square, count| got.push((square, count)),
     )
     .unwrap();
@@ -194,8 +197,7 @@ fn seven_by_seven_recount() {
         let (count, _) = frontier::count(
             board,
             frontier::FrontierMode::Between(centre, knights::Square::new(row, col)),
-            knights::MemoryBudget::DEFAULT,
-            &knights::CancelFlag::new(),
+            &Limits::new(knights::MemoryBudget::DEFAULT, &knights::CancelFlag::new()),
         )
         .unwrap();
         from_pairs += count * size;

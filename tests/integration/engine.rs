@@ -1,5 +1,6 @@
 //! The memo engine against the plain backtracking reference counter.
 
+use knights::count::Limits;
 use knights::count::reference::count_open_tours;
 use knights::{Board, CancelFlag, MemoryBudget};
 use num_bigint::BigUint;
@@ -18,7 +19,9 @@ fn memo_matches_reference_on_every_board_up_to_20_squares() {
             let table = memo(rows, cols).table().unwrap();
             let mut single = memo(rows, cols);
             for square in board.all_squares() {
-                let expected = count_open_tours(board, square, &CancelFlag::new()).unwrap();
+                let expected =
+                    count_open_tours(board, square, &Limits::stopped_by(&CancelFlag::new()))
+                        .unwrap();
                 assert_eq!(
                     *table.get(square),
                     BigUint::from(expected),
@@ -45,8 +48,7 @@ fn counts_are_exact_when_the_memory_budget_is_reached() {
         for budget in [1, 16 << 10] {
             let mut tight = knights::count::memo::MemoCounter::new(
                 board,
-                MemoryBudget::from_bytes(budget),
-                CancelFlag::new(),
+                &Limits::new(MemoryBudget::from_bytes(budget), &CancelFlag::new()),
             )
             .unwrap();
             assert_eq!(tight.table().unwrap(), roomy, "{board} with {budget} bytes");
@@ -61,8 +63,7 @@ fn counts_are_exact_when_the_memory_budget_is_reached() {
 fn memo_refuses_boards_over_64_squares() {
     let err = knights::count::memo::MemoCounter::new(
         Board::new(5, 13).unwrap(),
-        MemoryBudget::DEFAULT,
-        CancelFlag::new(),
+        &Limits::new(MemoryBudget::DEFAULT, &CancelFlag::new()),
     )
     .unwrap_err();
     assert_eq!(

@@ -1,5 +1,6 @@
 //! The frontier engine against the memo engine and published counts.
 
+use knights::count::Limits;
 use knights::count::frontier::{self, FrontierMode};
 use knights::count::memo::{MemoCounter, count_cycles};
 use knights::{Board, CancelFlag, MemoryBudget};
@@ -8,9 +9,13 @@ use num_bigint::BigUint;
 use crate::util::published_totals;
 
 fn frontier(board: Board, mode: FrontierMode) -> BigUint {
-    frontier::count(board, mode, MemoryBudget::DEFAULT, &CancelFlag::new())
-        .unwrap()
-        .0
+    frontier::count(
+        board,
+        mode,
+        &Limits::new(MemoryBudget::DEFAULT, &CancelFlag::new()),
+    )
+    .unwrap()
+    .0
 }
 
 /// Every board of at most 30 squares, both orientations: every per-square open count, every
@@ -21,10 +26,13 @@ fn engines_agree_on_every_board_up_to_30_squares() {
     for rows in 1..=30u32 {
         for cols in 1..=30 / rows {
             let board = Board::new(rows, cols).unwrap();
-            let table = MemoCounter::new(board, MemoryBudget::DEFAULT, CancelFlag::new())
-                .unwrap()
-                .table()
-                .unwrap();
+            let table = MemoCounter::new(
+                board,
+                &Limits::new(MemoryBudget::DEFAULT, &CancelFlag::new()),
+            )
+            .unwrap()
+            .table()
+            .unwrap();
             for square in board.all_squares() {
                 assert_eq!(
                     &frontier(board, FrontierMode::OpenFrom(square)),
@@ -37,8 +45,11 @@ fn engines_agree_on_every_board_up_to_30_squares() {
                 table.total_undirected(),
                 "{board} total"
             );
-            let (cycles, _) =
-                count_cycles(board, MemoryBudget::DEFAULT, CancelFlag::new()).unwrap();
+            let (cycles, _) = count_cycles(
+                board,
+                &Limits::new(MemoryBudget::DEFAULT, &CancelFlag::new()),
+            )
+            .unwrap();
             assert_eq!(
                 frontier(board, FrontierMode::Closed),
                 BigUint::from(cycles),
@@ -97,7 +108,7 @@ fn published_counts_that_take_minutes() {
     let big = MemoryBudget::from_bytes(16 << 30);
     let count = |rows: u32, cols: u32, mode: FrontierMode| {
         let board = Board::new(rows, cols).unwrap();
-        frontier::count(board, mode, big, &CancelFlag::new())
+        frontier::count(board, mode, &Limits::new(big, &CancelFlag::new()))
             .unwrap()
             .0
     };

@@ -3,6 +3,7 @@
 //! the theorems' zeros; canonical pairs in the store; bad input; a store of the previous schema
 //! brought up to date without losing a row.
 
+use knights::count::Limits;
 use std::collections::HashMap;
 
 use knights::count::frontier::{self, FrontierMode};
@@ -75,7 +76,8 @@ fn every_pair_of_every_small_board_agrees_with_backtracking() {
         let counts = backtracked(board);
         let frontier_takes = frontier::check_board(board).is_ok();
         for end in board.all_squares() {
-            let mut memo = MemoCounter::new(board, MemoryBudget::DEFAULT, cancel.clone()).unwrap();
+            let mut memo =
+                MemoCounter::new(board, &Limits::new(MemoryBudget::DEFAULT, &cancel)).unwrap();
             for start in board.all_squares().filter(|&s| s != end) {
                 let expected = counts[board.index(start)][board.index(end)];
                 let memo_count = memo.count_between(start, end).unwrap();
@@ -84,8 +86,7 @@ fn every_pair_of_every_small_board_agrees_with_backtracking() {
                     let (count, _) = frontier::count(
                         board,
                         FrontierMode::Between(start, end),
-                        MemoryBudget::DEFAULT,
-                        &cancel,
+                        &Limits::new(MemoryBudget::DEFAULT, &cancel),
                     )
                     .unwrap();
                     assert_eq!(
@@ -102,7 +103,8 @@ fn every_pair_of_every_small_board_agrees_with_backtracking() {
         }
         for start in board.all_squares() {
             let sum: u128 = counts[board.index(start)].iter().sum();
-            let from = reference::count_open_tours(board, start, &cancel).unwrap();
+            let from =
+                reference::count_open_tours(board, start, &Limits::stopped_by(&cancel)).unwrap();
             assert_eq!(sum, from, "{board} {start}");
         }
     }

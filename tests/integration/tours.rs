@@ -1,6 +1,7 @@
 //! Finding tours: found exactly when one exists (against the engines' counts and the existence
 //! theorems), valid on boards of every size, and the `tour` command end to end.
 
+use knights::count::Limits;
 use knights::count::frontier::{self, FrontierMode};
 use knights::count::memo::MemoCounter;
 use knights::existence::{no_closed_tour, no_open_tour};
@@ -15,10 +16,13 @@ use crate::util::knights;
 /// of at most 30 squares, the frontier engine for 3xn and 4xn.
 fn open_exists(board: Board) -> Vec<bool> {
     if board.squares() <= 30 {
-        let table = MemoCounter::new(board, MemoryBudget::DEFAULT, CancelFlag::new())
-            .unwrap()
-            .table()
-            .unwrap();
+        let table = MemoCounter::new(
+            board,
+            &Limits::new(MemoryBudget::DEFAULT, &CancelFlag::new()),
+        )
+        .unwrap()
+        .table()
+        .unwrap();
         return table.counts().iter().map(|c| !c.is_zero()).collect();
     }
     // One count per symmetry class of squares.
@@ -31,8 +35,7 @@ fn open_exists(board: Board) -> Vec<bool> {
                 let (count, _) = frontier::count(
                     board,
                     FrontierMode::OpenFrom(canonical),
-                    MemoryBudget::DEFAULT,
-                    &CancelFlag::new(),
+                    &Limits::new(MemoryBudget::DEFAULT, &CancelFlag::new()),
                 )
                 .unwrap();
                 !count.is_zero()
@@ -86,9 +89,12 @@ fn tours_are_found_exactly_when_they_exist_on_boards_up_to_12x12() {
                     .collect()
             };
             let closed = if counted {
-                let (count, _) =
-                    frontier::count(board, FrontierMode::Closed, MemoryBudget::DEFAULT, &cancel)
-                        .unwrap();
+                let (count, _) = frontier::count(
+                    board,
+                    FrontierMode::Closed,
+                    &Limits::new(MemoryBudget::DEFAULT, &cancel),
+                )
+                .unwrap();
                 !count.is_zero()
             } else {
                 no_closed_tour(board).is_none()
@@ -346,8 +352,11 @@ fn tours_between_two_squares_exist_exactly_when_counted() {
     let board = Board::new(5, 6).unwrap();
     let start = Square::new(0, 0);
     for end in board.all_squares().filter(|&end| end != start) {
-        let mut counter =
-            MemoCounter::new(board, MemoryBudget::DEFAULT, CancelFlag::new()).unwrap();
+        let mut counter = MemoCounter::new(
+            board,
+            &Limits::new(MemoryBudget::DEFAULT, &CancelFlag::new()),
+        )
+        .unwrap();
         let count = counter.count_between(start, end).unwrap();
         let found = find_tour_between(
             board,

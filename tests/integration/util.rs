@@ -1,5 +1,6 @@
 //! Helpers shared by the integration tests.
 
+use knights::count::Limits;
 use std::path::PathBuf;
 
 use num_bigint::BigUint;
@@ -13,8 +14,7 @@ use knights::{Board, CancelFlag, MemoryBudget};
 pub fn memo(rows: u32, cols: u32) -> MemoCounter {
     MemoCounter::new(
         Board::new(rows, cols).unwrap(),
-        MemoryBudget::DEFAULT,
-        CancelFlag::new(),
+        &Limits::new(MemoryBudget::DEFAULT, &CancelFlag::new()),
     )
     .unwrap()
 }
@@ -218,17 +218,19 @@ impl Recounter {
         if question.kind == knights::question::TourKind::Closed {
             let (cycles, _) = knights::count::memo::count_cycles(
                 question.board,
-                MemoryBudget::DEFAULT,
-                CancelFlag::new(),
+                &Limits::new(MemoryBudget::DEFAULT, &CancelFlag::new()),
             )
             .unwrap();
             return BigUint::from(2 * cycles);
         }
         let table = self.tables.entry(question.board).or_insert_with(|| {
-            MemoCounter::new(question.board, MemoryBudget::DEFAULT, CancelFlag::new())
-                .unwrap()
-                .table()
-                .unwrap()
+            MemoCounter::new(
+                question.board,
+                &Limits::new(MemoryBudget::DEFAULT, &CancelFlag::new()),
+            )
+            .unwrap()
+            .table()
+            .unwrap()
         });
         match question.start {
             Some(square) => table.get(square).clone(),

@@ -60,8 +60,8 @@ use num_bigint::BigUint;
 
 use crate::board::{Board, Square};
 use crate::cancel::CancelFlag;
+use crate::count::Limits;
 use crate::error::Error;
-use crate::memory::MemoryBudget;
 
 pub use self::plan::{FrontierMode, FrontierStats, MAX_WIDTH, check_board};
 use self::plan::{Plan, Purpose};
@@ -72,10 +72,9 @@ use crate::count::frontier::pass::layer::widening;
 pub fn count(
     board: Board,
     mode: FrontierMode,
-    budget: MemoryBudget,
-    cancel: &CancelFlag,
+    limits: &Limits,
 ) -> Result<(BigUint, FrontierStats), Error> {
-    count_sharing(board, mode, None, budget, cancel)
+    count_sharing(board, mode, None, limits)
 }
 
 /// [`count`], with a directory where the halves of tours between two squares are kept for the
@@ -84,8 +83,7 @@ pub fn count_sharing(
     board: Board,
     mode: FrontierMode,
     halves: Option<&Path>,
-    budget: MemoryBudget,
-    cancel: &CancelFlag,
+    limits: &Limits,
 ) -> Result<(BigUint, FrontierStats), Error> {
     let plan = Plan::new(board, mode, Purpose::Count)?;
     if plan.n == 1 {
@@ -94,11 +92,11 @@ pub fn count_sharing(
     }
     if let FrontierMode::Between(from, to) = mode
         && plan.n >= PAIR_MEET_SQUARES
-        && let Some(counted) = count_between_meeting(board, from, to, halves, budget, cancel)?
+        && let Some(counted) = count_between_meeting(board, from, to, halves, limits)?
     {
         return Ok(counted);
     }
-    count_meeting(board, mode, budget, cancel)
+    count_meeting(board, mode, limits)
 }
 
 /// True for boards whose counts from one square this engine does not give on one machine:
@@ -168,9 +166,9 @@ pub fn meets_in_the_middle(board: Board, mode: FrontierMode) -> bool {
 pub fn count_meeting(
     board: Board,
     mode: FrontierMode,
-    budget: MemoryBudget,
-    cancel: &CancelFlag,
+    limits: &Limits,
 ) -> Result<(BigUint, FrontierStats), Error> {
+    let (budget, cancel) = (limits.budget, &limits.cancel);
     let plan = Plan::new(board, mode, Purpose::Count)?;
     let direct = |plan: Plan| -> Result<(BigUint, FrontierStats), Error> {
         let heights = plan.h..=plan.h;
@@ -196,10 +194,10 @@ pub fn count_meeting(
 pub fn count_from_each(
     board: Board,
     starts: &[Square],
-    budget: MemoryBudget,
-    cancel: &CancelFlag,
+    limits: &Limits,
     report: &mut dyn FnMut(Square, BigUint),
 ) -> Result<FrontierStats, Error> {
+    let (budget, cancel) = (limits.budget, &limits.cancel);
     for &start in starts {
         board.check_square(start)?;
     }
@@ -207,7 +205,7 @@ pub fn count_from_each(
     if !all.meets() || all.n == 1 {
         let mut stats = FrontierStats::default();
         for &start in starts {
-            let (count, figures) = count(board, FrontierMode::OpenFrom(start), budget, cancel)?;
+            let (count, figures) = count(board, FrontierMode::OpenFrom(start), limits)?;
             stats.add(&figures);
             report(start, count);
         }
@@ -227,7 +225,7 @@ pub fn count_from_each(
         {
             let mut stats = FrontierStats::default();
             for &start in starts {
-                let (count, figures) = count(board, FrontierMode::OpenFrom(start), budget, cancel)?;
+                let (count, figures) = count(board, FrontierMode::OpenFrom(start), limits)?;
                 stats.add(&figures);
                 once(start, count);
             }
@@ -249,9 +247,9 @@ pub fn count_between_meeting(
     from: Square,
     to: Square,
     halves: Option<&Path>,
-    budget: MemoryBudget,
-    cancel: &CancelFlag,
+    limits: &Limits,
 ) -> Result<Option<(BigUint, FrontierStats)>, Error> {
+    let (budget, cancel) = (limits.budget, &limits.cancel);
     board.check_square(from)?;
     board.check_square(to)?;
     Plan::new(board, FrontierMode::Between(from, to), Purpose::Count)?;
@@ -262,7 +260,7 @@ pub fn count_between_meeting(
     widening!(
         meet::meet_pair::<u64>(&all, from, to, halves, budget, cancel),
         meet::meet_pair::<u128>(&all, from, to, halves, budget, cancel),
-        count_meeting(board, FrontierMode::Between(from, to), budget, cancel),
+        count_meeting(board, FrontierMode::Between(from, to), limits),
     )
     .map(Some)
 }
@@ -385,12 +383,11 @@ pub fn series(
     width: u32,
     heights: std::ops::RangeInclusive<u32>,
     closed: bool,
-    budget: MemoryBudget,
-    cancel: &CancelFlag,
+    limits: &Limits,
     report: &mut dyn FnMut(u32, BigUint),
 ) -> Result<FrontierStats, Error> {
     let frontier = SeriesFrontier::fewest_states(width);
-    series_over(frontier, width, heights, closed, budget, cancel, report)
+    series_over(frontier, width, heights, closed, limits, report)
 }
 
 /// [`series`] over the frontier `frontier`.
@@ -399,10 +396,10 @@ pub fn series_over(
     width: u32,
     heights: std::ops::RangeInclusive<u32>,
     closed: bool,
-    budget: MemoryBudget,
-    cancel: &CancelFlag,
+    limits: &Limits,
     report: &mut dyn FnMut(u32, BigUint),
 ) -> Result<FrontierStats, Error> {
+    let (budget, cancel) = (limits.budget, &limits.cancel);
     let (low, high) = (*heights.start(), *heights.end());
     if width == 0 || low < width || high < low {
         return Err(crate::board::BoardError::Invalid(format!(

@@ -1,5 +1,7 @@
 //! The frontier engine's unit tests.
 
+use crate::count::Limits;
+use crate::memory::MemoryBudget;
 use num_bigint::BigUint;
 use num_traits::Zero;
 
@@ -12,8 +14,7 @@ fn run(rows: u32, cols: u32, mode: FrontierMode) -> u128 {
     let (count, _) = count(
         Board::new(rows, cols).unwrap(),
         mode,
-        MemoryBudget::DEFAULT,
-        &CancelFlag::new(),
+        &Limits::new(MemoryBudget::DEFAULT, &CancelFlag::new()),
     )
     .unwrap();
     count.try_into().unwrap()
@@ -34,7 +35,7 @@ fn both_witness_searches_find_tours_exactly_when_they_exist() {
                     FrontierMode::OpenFrom(square)
                 };
                 let plan = Plan::new(board, mode, Purpose::Witness).unwrap();
-                let exists = !count(board, mode, MemoryBudget::DEFAULT, &cancel)
+                let exists = !count(board, mode, &Limits::new(MemoryBudget::DEFAULT, &cancel))
                     .unwrap()
                     .0
                     .is_zero();
@@ -120,8 +121,12 @@ fn open_totals_meet_in_the_middle() {
             &mut |_, c| direct = c,
         )
         .unwrap();
-        let (met, _) =
-            count_meeting(board, FrontierMode::OpenAll, MemoryBudget::DEFAULT, &cancel).unwrap();
+        let (met, _) = count_meeting(
+            board,
+            FrontierMode::OpenAll,
+            &Limits::new(MemoryBudget::DEFAULT, &cancel),
+        )
+        .unwrap();
         assert_eq!(met, direct, "{board}");
     }
 }
@@ -148,8 +153,7 @@ fn open_series_matches_single_counts() {
             width,
             width..=last,
             false,
-            MemoryBudget::DEFAULT,
-            &CancelFlag::new(),
+            &Limits::new(MemoryBudget::DEFAULT, &CancelFlag::new()),
             &mut |h, c| seen.push((h, c)),
         )
         .unwrap();
@@ -157,8 +161,7 @@ fn open_series_matches_single_counts() {
             let single = super::count(
                 Board::new(height, width).unwrap(),
                 FrontierMode::OpenAll,
-                MemoryBudget::DEFAULT,
-                &CancelFlag::new(),
+                &Limits::new(MemoryBudget::DEFAULT, &CancelFlag::new()),
             )
             .unwrap()
             .0;
@@ -174,8 +177,7 @@ fn series_matches_single_counts() {
         3,
         3..=12,
         true,
-        MemoryBudget::DEFAULT,
-        &CancelFlag::new(),
+        &Limits::new(MemoryBudget::DEFAULT, &CancelFlag::new()),
         &mut |h, c| seen.push((h, c)),
     )
     .unwrap();
@@ -196,20 +198,28 @@ fn pairs_agree_with_backtracking() {
     for (rows, cols) in [(3, 4), (4, 3), (3, 7), (4, 5), (5, 4), (2, 5), (1, 3)] {
         let board = Board::new(rows, cols).unwrap();
         for start in board.all_squares() {
-            let mut memo =
-                crate::count::memo::MemoCounter::new(board, MemoryBudget::DEFAULT, cancel.clone())
-                    .unwrap();
+            let mut memo = crate::count::memo::MemoCounter::new(
+                board,
+                &Limits::new(MemoryBudget::DEFAULT, &cancel),
+            )
+            .unwrap();
             let mut sum = 0u128;
             for end in board.all_squares().filter(|&end| end != start) {
-                let expected =
-                    reference::count_open_tours_between(board, start, end, &cancel).unwrap();
+                let expected = reference::count_open_tours_between(
+                    board,
+                    start,
+                    end,
+                    &Limits::stopped_by(&cancel),
+                )
+                .unwrap();
                 let got = run(rows, cols, FrontierMode::Between(start, end));
                 assert_eq!(got, expected, "{board} {start} -> {end}");
                 let memo_count = memo.count_between(start, end).unwrap();
                 assert_eq!(memo_count, expected, "memo {board} {start} -> {end}");
                 sum += got;
             }
-            let from = reference::count_open_tours(board, start, &cancel).unwrap();
+            let from =
+                reference::count_open_tours(board, start, &Limits::stopped_by(&cancel)).unwrap();
             assert_eq!(sum, from, "{board} {start}");
         }
     }
@@ -250,15 +260,16 @@ fn starts_meet_in_the_middle() {
         count_from_each(
             board,
             &starts,
-            MemoryBudget::DEFAULT,
-            &cancel,
+            &Limits::new(MemoryBudget::DEFAULT, &cancel),
             &mut |s, c| got.push((s, c)),
         )
         .unwrap();
         assert_eq!(got.len(), starts.len());
-        let mut memo =
-            crate::count::memo::MemoCounter::new(board, MemoryBudget::DEFAULT, cancel.clone())
-                .unwrap();
+        let mut memo = crate::count::memo::MemoCounter::new(
+            board,
+            &Limits::new(MemoryBudget::DEFAULT, &cancel),
+        )
+        .unwrap();
         for (start, count) in got {
             assert_eq!(
                 count,
@@ -292,10 +303,15 @@ fn pairs_meet_in_the_middle() {
         let board = Board::new(rows, cols).unwrap();
         for from in board.all_squares() {
             for to in board.all_squares().filter(|&to| to != from) {
-                let (met, _) =
-                    count_between_meeting(board, from, to, None, MemoryBudget::DEFAULT, &cancel)
-                        .unwrap()
-                        .expect("the board can be cut");
+                let (met, _) = count_between_meeting(
+                    board,
+                    from,
+                    to,
+                    None,
+                    &Limits::new(MemoryBudget::DEFAULT, &cancel),
+                )
+                .unwrap()
+                .expect("the board can be cut");
                 let direct = run(rows, cols, FrontierMode::Between(from, to));
                 assert_eq!(met, BigUint::from(direct), "{board} {from} -> {to}");
             }

@@ -8,6 +8,7 @@ use num_bigint::BigUint;
 use crate::board::{Board, Square, Symmetry};
 use crate::cancel::CancelFlag;
 use crate::count::CountTable;
+use crate::count::Limits;
 use crate::count::fixed::FixedSteps;
 use crate::error::Error;
 use crate::existence::colour_forbids_start;
@@ -73,8 +74,9 @@ pub struct MemoCounter {
 }
 
 impl MemoCounter {
-    /// An engine for `board` (at most 64 squares) whose table stays within `budget`.
-    pub fn new(board: Board, budget: MemoryBudget, cancel: CancelFlag) -> Result<Self, Error> {
+    /// An engine for `board` (at most 64 squares) whose table stays within `limits.budget`, stopped by `limits.cancel`.
+    pub fn new(board: Board, limits: &Limits) -> Result<Self, Error> {
+        let (budget, cancel) = (limits.budget, limits.cancel.clone());
         let graph = KnightGraph::new(board)?;
         Ok(MemoCounter {
             tables: (0..graph.len()).map(|_| HashMap::new()).collect(),
@@ -252,8 +254,7 @@ impl MemoCounter {
             if self.end != 0 || self.stats.entries > 0 {
                 let mut fresh = MemoCounter::new(
                     board,
-                    MemoryBudget::from_bytes(self.budget),
-                    self.cancel.clone(),
+                    &Limits::new(MemoryBudget::from_bytes(self.budget), &self.cancel),
                 )?;
                 fresh.fixed = self.fixed.take();
                 fresh.cap = self.cap;

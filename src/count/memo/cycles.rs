@@ -2,10 +2,9 @@
 //! with the fewest neighbours ([`cycle_pivot`], which the search for a closed tour shares).
 
 use crate::board::Board;
-use crate::cancel::CancelFlag;
+use crate::count::Limits;
 use crate::error::Error;
 use crate::graph::{KnightGraph, bit};
-use crate::memory::MemoryBudget;
 
 use super::counter::{MemoCounter, MemoStats};
 
@@ -16,11 +15,7 @@ use super::counter::{MemoCounter, MemoStats};
 /// when that square has two neighbours `a` and `b` (a corner, on every board with a cycle),
 /// each cycle is exactly one path from `a` to `b` through every other square; otherwise the
 /// paths from the square back to each of its neighbours are counted and halved.
-pub fn count_cycles(
-    board: Board,
-    budget: MemoryBudget,
-    cancel: CancelFlag,
-) -> Result<(u128, MemoStats), Error> {
+pub fn count_cycles(board: Board, limits: &Limits) -> Result<(u128, MemoStats), Error> {
     let graph = KnightGraph::new(board)?;
     let start = cycle_pivot(&graph);
     let neighbours = graph.neighbours(start);
@@ -44,7 +39,7 @@ pub fn count_cycles(
     }
     let mut paths: u128 = 0;
     for (from, unvisited, end) in ends_to_count {
-        let mut engine = MemoCounter::new(board, budget, cancel.clone())?;
+        let mut engine = MemoCounter::new(board, limits)?;
         engine.end = bit(end);
         paths = paths
             .checked_add(engine.paths_to_end(from, unvisited)?)

@@ -5,6 +5,7 @@
 
 use crate::board::{Board, Square};
 use crate::cancel::CancelFlag;
+use crate::count::Limits;
 use crate::count::fixed::FixedSteps;
 use crate::error::Error;
 use crate::existence::colour_forbids_start;
@@ -125,16 +126,13 @@ pub struct FixedPathFinder {
 impl FixedPathFinder {
     /// A finder for the board of `fixed`, remembering states within the default budget.
     pub fn new(fixed: FixedSteps, cancel: CancelFlag) -> Result<Self, Error> {
-        Self::within(fixed, MemoryBudget::DEFAULT, cancel)
+        Self::within(fixed, &Limits::new(MemoryBudget::DEFAULT, &cancel))
     }
 
     /// A finder for the board of `fixed` whose states known to lead nowhere take at most
-    /// `budget` (past it the search goes on remembering no more: slower, never larger).
-    pub fn within(
-        fixed: FixedSteps,
-        budget: MemoryBudget,
-        cancel: CancelFlag,
-    ) -> Result<Self, Error> {
+    /// `limits.budget` (past it the search goes on remembering no more: slower, never larger).
+    pub fn within(fixed: FixedSteps, limits: &Limits) -> Result<Self, Error> {
+        let (budget, cancel) = (limits.budget, limits.cancel.clone());
         let board = fixed.board();
         let mut finder = Finder::new(board, Square::new(0, 0), budget, cancel)?;
         finder.engine = finder.engine.with_fixed_steps(fixed)?;
@@ -227,7 +225,7 @@ impl Finder {
         cancel: CancelFlag,
     ) -> Result<Self, Error> {
         board.check_square(start)?;
-        let engine = MemoCounter::new(board, budget, cancel)?;
+        let engine = MemoCounter::new(board, &Limits::new(budget, &cancel))?;
         let dead = (0..engine.graph.len())
             .map(|_| hashbrown::HashSet::new())
             .collect();

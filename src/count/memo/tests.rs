@@ -1,5 +1,6 @@
 //! The memo engine's unit tests.
 
+use crate::count::Limits;
 use num_bigint::BigUint;
 
 use super::*;
@@ -11,8 +12,7 @@ use crate::memory::MemoryBudget;
 fn memo(rows: u32, cols: u32) -> MemoCounter {
     MemoCounter::new(
         Board::new(rows, cols).unwrap(),
-        MemoryBudget::DEFAULT,
-        CancelFlag::new(),
+        &Limits::new(MemoryBudget::DEFAULT, &CancelFlag::new()),
     )
     .unwrap()
 }
@@ -31,7 +31,8 @@ fn agrees_with_reference_on_small_boards() {
         let board = Board::new(rows, cols).unwrap();
         let table = memo(rows, cols).table().unwrap();
         for square in board.all_squares() {
-            let expected = count_open_tours(board, square, &CancelFlag::new()).unwrap();
+            let expected =
+                count_open_tours(board, square, &Limits::stopped_by(&CancelFlag::new())).unwrap();
             assert_eq!(
                 *table.get(square),
                 BigUint::from(expected),
@@ -44,8 +45,11 @@ fn agrees_with_reference_on_small_boards() {
 #[test]
 fn tiny_budget_still_counts_exactly() {
     let board = Board::new(5, 5).unwrap();
-    let mut engine =
-        MemoCounter::new(board, MemoryBudget::from_bytes(1), CancelFlag::new()).unwrap();
+    let mut engine = MemoCounter::new(
+        board,
+        &Limits::new(MemoryBudget::from_bytes(1), &CancelFlag::new()),
+    )
+    .unwrap();
     assert_eq!(
         engine.table().unwrap().total_directed(),
         BigUint::from(1728u32)
@@ -59,8 +63,7 @@ fn cycles_of_known_boards() {
     let cycles = |r, c| {
         count_cycles(
             Board::new(r, c).unwrap(),
-            MemoryBudget::DEFAULT,
-            CancelFlag::new(),
+            &Limits::new(MemoryBudget::DEFAULT, &CancelFlag::new()),
         )
         .unwrap()
         .0
@@ -125,8 +128,11 @@ fn finds_tours_between_two_squares_exactly_when_they_exist() {
 fn cancelled_count_stops() {
     let cancel = CancelFlag::new();
     cancel.cancel();
-    let mut engine =
-        MemoCounter::new(Board::new(6, 6).unwrap(), MemoryBudget::DEFAULT, cancel).unwrap();
+    let mut engine = MemoCounter::new(
+        Board::new(6, 6).unwrap(),
+        &Limits::new(MemoryBudget::DEFAULT, &cancel),
+    )
+    .unwrap();
     assert!(matches!(
         engine.count_from(Square::new(0, 0)),
         Err(Error::Interrupted)

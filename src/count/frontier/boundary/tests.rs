@@ -1,6 +1,7 @@
 //! The boundary frontier against plain backtracking and against the window of processed
 //! squares, folded and unfolded, in both orders of a row.
 
+use crate::count::Limits;
 use num_bigint::BigUint;
 
 use super::steps::{MAX_SLOTS, Order};
@@ -56,8 +57,7 @@ fn window_pass(
         width,
         *heights.start() as u32..=*heights.end() as u32,
         closed,
-        MemoryBudget::DEFAULT,
-        &CancelFlag::new(),
+        &Limits::new(MemoryBudget::DEFAULT, &CancelFlag::new()),
         &mut |h, c| seen.push((h as usize, c)),
     )
     .unwrap();
@@ -73,10 +73,11 @@ fn boundary_counts_equal_backtracking() {
         let board = Board::new(height, width).unwrap();
         let directed: u128 = board
             .all_squares()
-            .map(|s| reference::count_open_tours(board, s, &cancel).unwrap())
+            .map(|s| reference::count_open_tours(board, s, &Limits::stopped_by(&cancel)).unwrap())
             .sum();
         let corner = crate::board::Square::new(0, 0);
-        let cycles = reference::count_closed_tours(board, corner, &cancel).unwrap() / 2;
+        let cycles =
+            reference::count_closed_tours(board, corner, &Limits::stopped_by(&cancel)).unwrap() / 2;
         for (mode, expected) in [
             (FrontierMode::OpenAll, directed / 2),
             (FrontierMode::Closed, cycles),

@@ -334,12 +334,13 @@ fn meet_pair_word<Wd: Word, T: SavedCount + Into<u128>>(
 mod tests {
     use super::*;
     use crate::board::Board;
+    use crate::count::Limits;
     use crate::count::frontier::count_meeting;
 
     fn direct(board: Board, from: Square, to: Square) -> BigUint {
         let mode = FrontierMode::Between(from, to);
         let cancel = CancelFlag::new();
-        count_meeting(board, mode, MemoryBudget::DEFAULT, &cancel)
+        count_meeting(board, mode, &Limits::new(MemoryBudget::DEFAULT, &cancel))
             .unwrap()
             .0
     }
