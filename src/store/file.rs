@@ -242,18 +242,36 @@ fn wal_checksum(big_endian: bool, sum: (u32, u32), data: &[u8]) -> (u32, u32) {
 /// reported without opening it.
 pub(super) fn inspect_file(path: &Path, shown: &str) -> Result<(), StoreError> {
     // Another process may be creating the file or checkpointing into it: a doubtful reading is
-    // taken again a few times before it is believed.
-    let mut verdict = Ok(());
-    for attempt in 0..5 {
-        if attempt > 0 {
-            std::thread::sleep(Duration::from_millis(100));
-        }
-        verdict = read_header(path, shown);
-        if verdict.is_ok() {
-            return Ok(());
+    // taken again a few times before it is believed, but only when such a process could be at
+    // work (a journal beside the file, or a header that a write still under way could leave),
+    // so that a file that is plainly not a store is refused at once.
+    let mut verdict = read_header(path, shown);
+    for _ in 0..4 {
+        match &verdict {
+            Ok(()) => return Ok(()),
+            Err(_) if !may_be_in_motion(path) => break,
+            Err(_) => {
+                std::thread::sleep(Duration::from_millis(100));
+                verdict = read_header(path, shown);
+            }
         }
     }
     verdict
+}
+
+/// Whether another process may be writing the file now: SQLite keeps a journal or a log beside
+/// a store it writes, and the first page of a store being created is written in one piece whose
+/// start a reader could see before its end (nothing yet, or a part of the magic string).
+fn may_be_in_motion(path: &Path) -> bool {
+    if beside(path, "-wal").exists() || beside(path, "-journal").exists() {
+        return true;
+    }
+    let mut start = [0u8; 16];
+    let read = fs::File::open(path)
+        .and_then(|mut file| file.read(&mut start))
+        .unwrap_or(0);
+    let magic = b"SQLite format 3\0";
+    (read < 16 && start[..read] == magic[..read]) || start.iter().all(|&b| b == 0)
 }
 
 fn read_header(path: &Path, shown: &str) -> Result<(), StoreError> {
@@ -321,4 +339,35 @@ fn wal_completes(path: &Path, page_size: u64, len: u64) -> bool {
         return false;
     };
     wal.page_size == page_size && (len / page_size + 1..=wal.pages).all(|p| wal.held.contains(&p))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // A file that is plainly not a store is refused at its first reading; only a file another
+    // process may be writing is read again (each reading again waits 100 ms).
+    #[test]
+    fn only_a_file_in_motion_is_read_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let junk = dir.path().join("junk.db");
+        fs::write(&junk, b"these are not the bytes of an SQLite database at all").unwrap();
+        assert!(!may_be_in_motion(&junk));
+        assert!(matches!(
+            inspect_file(&junk, "junk.db"),
+            Err(StoreError::NotADatabase { .. })
+        ));
+
+        let torn = dir.path().join("torn.db");
+        fs::write(&torn, b"SQLite for").unwrap();
+        assert!(may_be_in_motion(&torn));
+        fs::write(&torn, [0u8; 4096]).unwrap();
+        assert!(may_be_in_motion(&torn));
+
+        let live = dir.path().join("live.db");
+        fs::write(&live, b"SQLite format 3\0 but cut short").unwrap();
+        assert!(!may_be_in_motion(&live));
+        fs::write(beside(&live, "-wal"), b"").unwrap();
+        assert!(may_be_in_motion(&live));
+    }
 }
