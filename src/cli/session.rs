@@ -84,6 +84,7 @@ impl Session {
     }
 
     /// The answer store, for the commands that exist to fill it: a read-only one is refused.
+    /// The answer store, for the commands that exist to fill it: a read-only one is refused.
     pub fn writable_store(&self, command: &str, no_cache: bool) -> Result<Store> {
         self.refuse_no_cache(command, no_cache)?;
         let store = self.open_store()?;
@@ -106,6 +107,22 @@ impl Session {
             .into());
         }
         Ok(())
+    }
+
+    /// When the answer store does not exist yet: the store it would be when created (in
+    /// memory, with the shipped results), to try a change on first, so that a refused one
+    /// creates no file. `None` when the file exists.
+    pub fn trial_store(&self) -> Result<Option<Store>> {
+        let path = self.store_path()?;
+        if path.exists() || path.is_symlink() {
+            return Ok(None);
+        }
+        let mut store =
+            Store::in_memory_as(&path.display().to_string()).map_err(knights::Error::from)?;
+        if !self.no_shipped {
+            shipped::admit_shipped(&mut store, &self.settings(EngineArg::Auto))?;
+        }
+        Ok(Some(store))
     }
 
     /// The store, with the results that ship with knights admitted to it (once per release;

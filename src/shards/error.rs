@@ -62,6 +62,23 @@ pub enum ShardError {
     /// A shard that two stores give different counts for.
     #[error("{0}; nothing was stored")]
     Conflict(Box<ShardConflict>),
+    /// Two of the stores given are one file (a link, or one name twice), where each shard
+    /// must come from as many different workers as the plan's replicas.
+    #[error(
+        "{first} and {second} are one file: the plan gives each shard to {replicas} different workers, so each store must be another worker's; nothing was stored"
+    )]
+    SameStore {
+        /// The first name.
+        first: String,
+        /// The other name of the same file.
+        second: String,
+        /// The copies of each shard the plan asks for.
+        replicas: u32,
+    },
+    /// Two stores whose every shared shard is one computation (the same time and seconds): a
+    /// copied store, which is no second worker's.
+    #[error("{0}; nothing was stored")]
+    CopiedStore(Box<ShardCopy>),
     /// A start that the sum of its pairs contradicts (a plan by both).
     #[error("{0}; nothing was stored")]
     Sums(Box<ShardSums>),
@@ -134,6 +151,8 @@ impl ShardError {
             | ShardError::Replicas(_)
             | ShardError::Workers { .. }
             | ShardError::Conflict(_)
+            | ShardError::SameStore { .. }
+            | ShardError::CopiedStore(_)
             | ShardError::Sums(_) => true,
             ShardError::Library(e) => e.is_bad_input(),
         }
@@ -156,6 +175,26 @@ pub struct ShardConflict {
     pub second: String,
     /// Its count there.
     pub second_count: String,
+}
+
+/// Two stores of which one is a copy of the other.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "{first} and {second} hold the same computations (shard {id}, {question}, computed at {computed_at} in {seconds} s, and every other shard both hold): a copy of a store is not another worker's"
+)]
+pub struct ShardCopy {
+    /// The first store.
+    pub first: String,
+    /// The store that holds the same computations.
+    pub second: String,
+    /// The first shard both hold.
+    pub id: String,
+    /// Its question.
+    pub question: String,
+    /// When it was computed.
+    pub computed_at: String,
+    /// Its seconds of computation.
+    pub seconds: f64,
 }
 
 /// A start shard whose count differs from the sum of its pairs' shards (a plan by both).

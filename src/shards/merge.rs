@@ -14,7 +14,7 @@ use std::path::Path;
 
 use num_bigint::BigUint;
 
-use super::{Plan, ShardError, ShardSums, Split, abbreviate};
+use super::{Plan, Shard, ShardCopy, ShardError, ShardSums, Split, abbreviate};
 use crate::count::CountTable;
 use crate::error::Error;
 use crate::question::{Question, Shape, TourKind};
@@ -93,11 +93,15 @@ impl<'a> Copies<'a> {
     }
 }
 
-/// Each shard's copies, in plan order. A store file given twice (under two names) counts once.
+/// Each shard's copies, in plan order. A store file given twice (under two names) counts once,
+/// and so does a copy of a store ([`copy_of`]).
 fn gather<'a>(plan: &Plan, stores: &'a [StoreAnswers]) -> Vec<Copies<'a>> {
     let mut files: Vec<&StoreAnswers> = Vec::new();
     for store in stores {
-        if !files.iter().any(|seen| same_file(&seen.path, &store.path)) {
+        if !files
+            .iter()
+            .any(|seen| same_file(&seen.path, &store.path) || copy_of(plan, seen, store).is_some())
+        {
             files.push(store);
         }
     }
@@ -117,12 +121,66 @@ fn gather<'a>(plan: &Plan, stores: &'a [StoreAnswers]) -> Vec<Copies<'a>> {
         .collect()
 }
 
-/// True when the two paths name one file (or are the same text, where either cannot be
-/// looked up).
+/// When `b` is a copy of `a` (or `a` of `b`): every shard both hold is one computation in
+/// both, the same count computed at the same moment in the same seconds, which copying a
+/// store gives and two workers do not (one shard's timing could coincide, not all). Returns
+/// the first such shard.
+fn copy_of<'p>(plan: &'p Plan, a: &StoreAnswers, b: &StoreAnswers) -> Option<&'p Shard> {
+    let mut shared = plan.shards.iter().filter_map(|shard| {
+        Some((
+            shard,
+            a.answers.get(&shard.question)?,
+            b.answers.get(&shard.question)?,
+        ))
+    });
+    let (first, x, y) = shared.next()?;
+    let one = |x: &Answer, y: &Answer| {
+        x.computed_at.is_some()
+            && x.computed_at == y.computed_at
+            && x.seconds == y.seconds
+            && x.count == y.count
+    };
+    (one(x, y) && shared.all(|(_, x, y)| one(x, y))).then_some(first)
+}
+
+/// Refuses stores that cannot be the plan's replicas: one file under two names, or a copy of
+/// another store. With one replica, neither matters (each counts once).
+fn check_replicas(plan: &Plan, stores: &[StoreAnswers]) -> Result<(), ShardError> {
+    if plan.replicas < 2 {
+        return Ok(());
+    }
+    for (i, a) in stores.iter().enumerate() {
+        for b in &stores[i + 1..] {
+            if same_file(&a.path, &b.path) {
+                return Err(ShardError::SameStore {
+                    first: a.path.clone(),
+                    second: b.path.clone(),
+                    replicas: plan.replicas,
+                });
+            }
+            if let Some(shard) = copy_of(plan, a, b) {
+                let answer = &a.answers[&shard.question];
+                return Err(ShardError::CopiedStore(Box::new(ShardCopy {
+                    id: shard.id.clone(),
+                    question: shard.question.to_string(),
+                    first: a.path.clone(),
+                    second: b.path.clone(),
+                    computed_at: answer.computed_at.clone().unwrap_or_default(),
+                    seconds: answer.seconds,
+                })));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// True when the two paths name one file: the same device and inode, through symlinks, so a
+/// hard link is the file it links (or the same text, where either cannot be looked up).
 fn same_file(a: &str, b: &str) -> bool {
-    match (Path::new(a).canonicalize(), Path::new(b).canonicalize()) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => a == b,
+    use std::os::unix::fs::MetadataExt;
+    match (std::fs::metadata(a), std::fs::metadata(b)) {
+        (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+        _ => Path::new(a) == Path::new(b),
     }
 }
 
@@ -177,6 +235,7 @@ pub fn merge<'a>(
     stores: &'a [StoreAnswers],
     into: &str,
 ) -> Result<Merged<'a>, ShardError> {
+    check_replicas(plan, stores)?;
     let found = gather(plan, stores);
     for (shard, copies) in plan.shards.iter().zip(&found) {
         if let Some(((a, a_path), (b, b_path))) = copies.conflict() {

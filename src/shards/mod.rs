@@ -36,7 +36,7 @@ use crate::question::{Question, Shape, TourKind};
 use crate::resolve::{self, Engine, Progress, Settings, beyond_one_machine};
 use crate::store::Store;
 
-pub use error::{ShardConflict, ShardError, ShardSums};
+pub use error::{ShardConflict, ShardCopy, ShardError, ShardSums};
 pub use file::{PlanFormat, read_plan, write_plan};
 pub use merge::{Merged, ShardStatus, StoreAnswers, merge, merge_into, status};
 

@@ -351,7 +351,11 @@ mod tests {
     fn only_a_file_in_motion_is_read_again() {
         let dir = tempfile::tempdir().unwrap();
         let junk = dir.path().join("junk.db");
-        fs::write(&junk, b"these are not the bytes of an SQLite database at all").unwrap();
+        fs::write(
+            &junk,
+            b"these are not the bytes of an SQLite database at all",
+        )
+        .unwrap();
         assert!(!may_be_in_motion(&junk));
         assert!(matches!(
             inspect_file(&junk, "junk.db"),

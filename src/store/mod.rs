@@ -141,13 +141,20 @@ impl Store {
 
     /// A store held in memory only (for tests and `--no-cache`-like uses).
     pub fn open_in_memory() -> Result<Store, StoreError> {
+        Store::in_memory_as(":memory:")
+    }
+
+    /// A new, empty store held in memory that names itself `path` in its messages: what a
+    /// store not yet created at `path` would be, to try a change before the file exists (a
+    /// refused change then leaves no file behind).
+    pub fn in_memory_as(path: &str) -> Result<Store, StoreError> {
         let conn = Connection::open_in_memory().map_err(|e| StoreError::CannotOpen {
-            path: ":memory:".into(),
+            path: path.into(),
             reason: e.to_string(),
         })?;
         let mut store = Store {
             conn,
-            path: ":memory:".into(),
+            path: path.into(),
             read_only: false,
             unsaved: 0,
         };

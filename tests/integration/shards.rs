@@ -470,6 +470,7 @@ fn holding<'a>(stores: &'a [PathBuf], condition: &str) -> Vec<&'a PathBuf> {
 /// `knights --db <global> shards merge` is refused with exit `code` and one line containing
 /// each of `says`, and nothing is stored.
 fn merge_refused(workers: &Workers, stores: &[PathBuf], code: i32, says: &[&str]) {
+    let existed = workers.test.path().exists();
     let refused = workers.with_stores("merge", stores).assert().code(code);
     let stderr = String::from_utf8_lossy(&refused.get_output().stderr).into_owned();
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
@@ -477,10 +478,14 @@ fn merge_refused(workers: &Workers, stores: &[PathBuf], code: i32, says: &[&str]
         assert!(stderr.contains(part), "{part}\n{stderr}");
     }
     assert!(refused.get_output().stdout.is_empty());
-    assert!(
-        !workers.test.path().exists() || workers.test.answers() == 0,
-        "a refused merge stored nothing"
-    );
+    if existed {
+        assert_eq!(workers.test.answers(), 0, "a refused merge stored nothing");
+    } else {
+        assert!(
+            !workers.test.path().exists(),
+            "a refused merge created no store"
+        );
+    }
 }
 
 /// The merge of `stores` prints the table of `knights count ROWS COLS`.
@@ -647,6 +652,58 @@ fn replicas_are_merged_only_where_the_copies_agree() {
             holders[1].display()
         )
     );
+}
+
+/// `--replicas 2` takes two different workers' stores: one store under a second name (a
+/// symlink, a hard link) or a copy of one (the same computations, time and seconds, in every
+/// shard both hold) is
+/// refused naming both (exit 2), and the store of --db, not there before, is not created.
+#[test]
+fn replicas_must_be_two_workers_not_one_store_twice() {
+    let workers = Workers::by(5, 6, &["--replicas", "2"]);
+    for worker in 0..3 {
+        finish(workers.run(worker, 3));
+    }
+    let first = workers.store(0);
+    let dir = first.parent().unwrap();
+    let (soft, hard, copy) = (
+        dir.join("soft.db"),
+        dir.join("hard.db"),
+        dir.join("copy.db"),
+    );
+    std::os::unix::fs::symlink(&first, &soft).unwrap();
+    std::fs::hard_link(&first, &hard).unwrap();
+    std::fs::copy(&first, &copy).unwrap();
+    assert!(!workers.test.path().exists());
+    for other in [&soft, &hard] {
+        merge_refused(
+            &workers,
+            &[first.clone(), other.clone()],
+            2,
+            &[
+                &format!("{} and {} are one file", first.display(), other.display()),
+                "each shard to 2 different workers",
+                "; nothing was stored",
+            ],
+        );
+    }
+    merge_refused(
+        &workers,
+        &[first.clone(), copy.clone()],
+        2,
+        &[
+            &format!(
+                "{} and {} hold the same computations (shard 5x6-s0",
+                first.display(),
+                copy.display()
+            ),
+            "a copy of a store is not another worker's; nothing was stored",
+        ],
+    );
+    // status counts a copy once: its shards are in fewer than 2 stores.
+    workers.status_says(&[first.clone(), copy], &["0 of 9 shards done"]);
+    let stores: Vec<PathBuf> = (0..3).map(|w| workers.store(w)).collect();
+    merges_to_the_direct_table(&workers, &stores, 5, 6);
 }
 
 /// `--by both`: the shards by start and by pair of one board; the merge checks every start

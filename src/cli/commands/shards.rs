@@ -178,7 +178,9 @@ struct RunArgs {
 #[command(after_help = "\
 Every store is read, never written; every shard must be in one of them (in as many different
 stores as the plan's replicas), with the same count in every store that has it (else the shard
-and both stores are named, exit 2). A worker's store is checked as an import is: a count that
+and both stores are named, exit 2). Replicas come from different workers: one file under two
+names (a link) or a copy of a store (the same computations, at the same time in the same
+seconds) is refused naming both (exit 2). A worker's store is checked as an import is: a count that
 no theorem, parity or bound allows, that a recount refutes (boards of at most 30 squares), or
 that differs from the store of --db is refused naming the record and its store (exit 2). Then
 the per-square table and the board's open total are stored in the store of --db (or
@@ -186,7 +188,8 @@ $KNIGHTS_DB) as ordinary answers (source `merged from FILE`), all or nothing, an
 printed as `knights count` prints it. By pair, the pairs are stored too, and each start's count
 is the sum of its pairs (every tour from it ends on another square): engine `sum`, source `sum
 of pairs`. By both, every start must be the sum of its pairs (else the start, its store and the
-sum are named, exit 2). Shards not all computed yet: exit 1.
+sum are named, exit 2). Shards not all computed yet: exit 1. A refused merge into a store not
+yet created leaves no file.
 
 Examples:
   knights shards merge plan.jsonl --from w0.db w1.db w2.db
@@ -408,8 +411,12 @@ fn read_stores(plan: &Plan, from: &[PathBuf], session: &Session) -> Result<Vec<S
 fn merge(args: MergeArgs, session: &Session) -> Result<()> {
     let plan = read_plan(&args.plan)?;
     let stores = read_stores(&plan, &args.from, session)?;
-    let mut store = session.writable_store("shards merge", false)?;
     let settings = session.settings(EngineArg::Auto);
+    // A merge refused into a store not yet created leaves no file.
+    if let Some(mut trial) = session.trial_store()? {
+        shards::merge_into(&mut trial, &plan, &stores, &settings)?;
+    }
+    let mut store = session.writable_store("shards merge", false)?;
     let (merged, report) = shards::merge_into(&mut store, &plan, &stores, &settings)?;
     eprintln!(
         "merged {} shards of {} by {} from {} {} into {}: {} new {}, {} already stored",
