@@ -45,7 +45,19 @@ impl DerefMut for OpenStore {
 impl Drop for OpenStore {
     fn drop(&mut self) {
         let unsaved = self.0.unsaved();
-        if unsaved > 0 {
+        if self.0.is_on_a_full_disk() {
+            let lost = match unsaved {
+                0 => String::new(),
+                n => format!(
+                    "; {n} new {} not saved",
+                    plural(n, "answer was", "answers were")
+                ),
+            };
+            eprintln!(
+                "warning: the disk that holds the answer store {} is full: it was only read{lost}",
+                self.0.path()
+            );
+        } else if unsaved > 0 {
             eprintln!(
                 "warning: the answer store {} is read-only; {unsaved} new {} not saved",
                 self.0.path(),
@@ -91,7 +103,10 @@ impl Session {
         if store.is_read_only() {
             return Err(knights::Error::from(store::StoreError::ReadOnly {
                 path: store.path().to_string(),
-                detail: format!("{command} needs to write to it"),
+                detail: match store.is_on_a_full_disk() {
+                    true => format!("its disk is full, and {command} needs to write to it"),
+                    false => format!("{command} needs to write to it"),
+                },
             })
             .into());
         }

@@ -38,6 +38,16 @@ pub enum StoreError {
         /// Why that matters here.
         detail: String,
     },
+    /// The disk that holds the store has no room left for what was to be written.
+    #[error(
+        "the disk that holds the answer store {path} is full: {context} failed, and nothing of it was written"
+    )]
+    DiskFull {
+        /// The database path.
+        path: String,
+        /// What was being done.
+        context: &'static str,
+    },
     /// The file is not an SQLite database.
     #[error("{path} is not an SQLite database; it was left untouched")]
     NotADatabase {
@@ -116,6 +126,10 @@ pub enum StoreError {
 pub(super) fn classify(path: &str, context: &'static str, e: rusqlite::Error) -> StoreError {
     match e.sqlite_error_code() {
         Some(ErrorCode::NotADatabase) => StoreError::NotADatabase { path: path.into() },
+        Some(ErrorCode::DiskFull) => StoreError::DiskFull {
+            path: path.into(),
+            context,
+        },
         Some(ErrorCode::DatabaseCorrupt) => StoreError::Damaged {
             path: path.into(),
             detail: e.to_string(),

@@ -40,6 +40,20 @@ pub(super) fn retry_while_busy<T>(
     }
 }
 
+/// Whether the file system that holds `path` has no room left for the files SQLite keeps
+/// beside a store (its shared memory takes 32 KiB).
+pub(super) fn disk_is_full(path: &Path) -> bool {
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    #[cfg(unix)]
+    if let Ok(stat) = rustix::fs::statvfs(dir) {
+        return stat.f_bavail.saturating_mul(stat.f_frsize) < 64 * 1024;
+    }
+    false
+}
+
 pub(super) fn check_directory(path: &Path, shown: &str) -> Result<(), StoreError> {
     let dir = match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir,

@@ -56,6 +56,8 @@ pub struct Store {
     path: String,
     /// Opened for reading only: this process cannot write the store.
     read_only: bool,
+    /// Read only because the disk that holds it is full.
+    disk_full: bool,
     /// Answers given to [`Store::save`] that a read-only store did not keep.
     unsaved: usize,
 }
@@ -100,10 +102,32 @@ impl Store {
             conn,
             path: shown,
             read_only,
+            disk_full: false,
             unsaved: 0,
         };
-        store.prepare()?;
-        Ok(store)
+        match store.prepare() {
+            Ok(()) => Ok(store),
+            // With no room for the files SQLite keeps beside a store (its shared memory), even
+            // a read fails: on a full disk, the store is read as it is, and says why.
+            Err(_) if exists && file::disk_is_full(path) => {
+                let shown = std::mem::take(&mut store.path);
+                drop(store);
+                let conn = open_read_only(path).map_err(|e| StoreError::CannotOpen {
+                    path: shown.clone(),
+                    reason: e.to_string(),
+                })?;
+                let mut store = Store {
+                    conn,
+                    path: shown,
+                    read_only: true,
+                    disk_full: true,
+                    unsaved: 0,
+                };
+                store.prepare()?;
+                Ok(store)
+            }
+            Err(e) => Err(e),
+        }
     }
 
     /// Opens an existing store for reading only, whether or not this process could write it
@@ -133,6 +157,7 @@ impl Store {
             conn,
             path: shown,
             read_only: true,
+            disk_full: false,
             unsaved: 0,
         };
         store.prepare()?;
@@ -156,6 +181,7 @@ impl Store {
             conn,
             path: path.into(),
             read_only: false,
+            disk_full: false,
             unsaved: 0,
         };
         store.prepare()?;
@@ -173,6 +199,11 @@ impl Store {
     /// [`Store::import`] is refused.
     pub fn is_read_only(&self) -> bool {
         self.read_only
+    }
+
+    /// True when the store is read only because the disk that holds it is full.
+    pub fn is_on_a_full_disk(&self) -> bool {
+        self.disk_full
     }
 
     /// How many answers [`Store::save`] was given that a read-only store could not keep.
@@ -316,7 +347,18 @@ impl Store {
             return Ok(0);
         }
         let numbered: Vec<(usize, &Answer)> = answers.iter().map(|a| (0, a)).collect();
-        self.insert_all(&numbered, false).map(|report| report.added)
+        match self.insert_all(&numbered, false) {
+            Ok(report) => Ok(report.added),
+            // The answers were computed: they are given all the same, and the store is read
+            // only from now on, saying why.
+            Err(StoreError::DiskFull { .. }) => {
+                self.read_only = true;
+                self.disk_full = true;
+                self.unsaved += answers.len();
+                Ok(0)
+            }
+            Err(e) => Err(e),
+        }
     }
 
     /// Whether the results shipped with knights `release` have entered this store

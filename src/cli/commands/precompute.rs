@@ -72,6 +72,16 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
     );
     bar.finish_and_clear();
     match result {
+        Ok(_) if store.is_on_a_full_disk() => Err(CliError {
+            code: 1,
+            message: format!(
+                "the disk that holds the answer store {} is full: {} answers computed were not saved; {} were; make room and run the same command again",
+                store.path(),
+                store.unsaved(),
+                store.len()?.saturating_sub(before)
+            ),
+        }
+        .into()),
         Ok(resolution) => {
             if !args.quiet {
                 eprintln!(
