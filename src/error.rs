@@ -77,11 +77,12 @@ pub enum Error {
     },
 
     /// A layer of the frontier engine outgrew the memory budget (its [`Remedy`]: more).
-    #[error("the frontier engine's layer reached {states} states ({}) at square {square} of the {board} board, over its memory budget of {}{}", human_bytes(*bytes), human_bytes(*budget), if *shared_by > 1 { format!(" (the {} budget shared by {shared_by} tasks)", human_bytes(budget * shared_by)) } else { String::new() })]
+    #[error("the frontier engine's layer reached {states} {} ({}) at square {square} of {} of the {board} board, over its memory budget of {}{}", if *states == 1 { "state" } else { "states" }, human_bytes(*bytes), board.squares(), human_bytes(*budget), if *shared_by > 1 { format!(" (the {} budget shared by {shared_by} tasks)", human_bytes(budget * shared_by)) } else { String::new() })]
     MemoryBudget {
-        /// The board (turned so that rows are the short side).
+        /// The board: as the engine turned it (rows the short side), until
+        /// [`Error::on_board`] names it as it was asked.
         board: Board,
-        /// The square being processed, in row-major order.
+        /// The square being processed, in the engine's order.
         square: usize,
         /// States in the layer when it stopped.
         states: u64,
@@ -278,6 +279,29 @@ impl fmt::Display for Failure {
 }
 
 impl Error {
+    /// The error with `board` (the board asked, the one the engine counted or its transpose)
+    /// named as it was asked, not as the engine turned it.
+    pub fn on_board(self, asked: Board) -> Error {
+        match self {
+            Error::MemoryBudget {
+                board,
+                square,
+                states,
+                bytes,
+                budget,
+                shared_by,
+            } if board == asked || board.transposed() == asked => Error::MemoryBudget {
+                board: asked,
+                square,
+                states,
+                bytes,
+                budget,
+                shared_by,
+            },
+            other => other,
+        }
+    }
+
     /// What to change to get past this error, if the user can ([`Remedy`]).
     pub fn remedy(&self) -> Option<Remedy> {
         match self {

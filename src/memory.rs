@@ -143,7 +143,10 @@ pub fn human_bytes(bytes: u64) -> String {
             return format!("{:.1} {unit}", bytes as f64 / size as f64);
         }
     }
-    format!("{bytes} bytes")
+    match bytes {
+        1 => "1 byte".to_string(),
+        _ => format!("{bytes} bytes"),
+    }
 }
 
 #[cfg(test)]
@@ -168,6 +171,7 @@ mod tests {
         assert_eq!(human_bytes(16 << 20), "16.0 MiB");
         assert_eq!(human_bytes(1536), "1.5 KiB");
         assert_eq!(human_bytes(100), "100 bytes");
+        assert_eq!(human_bytes(1), "1 byte");
         assert!(MemoryBudget::for_this_machine().bytes() >= 1 << 20);
         for bad in ["", "G", "-1G", "2X", "0", "1e99T", "abc"] {
             assert!(parse(bad).is_err(), "{bad}");

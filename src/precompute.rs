@@ -139,7 +139,8 @@ impl BoardSelection {
             }
             (None, None) => {
                 return Err(invalid(
-                    "say which boards: a range of sizes, a most number of squares, or both".into(),
+                    "say which boards: a range of sizes, a largest number of squares, or both"
+                        .into(),
                 ));
             }
         }

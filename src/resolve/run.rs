@@ -43,7 +43,9 @@ pub(super) fn compute_one(
             let (answer, stats) = compute_with(question, fallback, budget, halves, cancel)?;
             Ok((answer, stats, Some(note)))
         }
-        (other, _) => other.map(|(answer, stats)| (answer, stats, None)),
+        (other, _) => other
+            .map(|(answer, stats)| (answer, stats, None))
+            .map_err(|e| e.on_board(question.board)),
     }
 }
 

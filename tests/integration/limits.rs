@@ -146,3 +146,33 @@ fn importing_one_pair_of_a_long_board_does_not_list_the_boards_pairs() {
         .stderr(contains("imported 1 new answer"));
     assert_eq!(test.answers(), 1);
 }
+
+/// The budget's refusal names the board as it was asked (the engine sweeps 3x40 as 40 rows of
+/// 3), in either orientation and in a series, and speaks of 1 state and 1 byte in the singular.
+#[test]
+fn the_budget_refusal_names_the_board_as_asked() {
+    for (args, board, states) in [
+        (&["count", "3", "40"][..], "3x40", "1 state "),
+        (&["count", "40", "3", "--closed"][..], "40x3", "1 state "),
+        (
+            &["series", "3", "--cols", "40..40"][..],
+            "3x40",
+            "3 states ",
+        ),
+    ] {
+        let output = crate::util::knights()
+            .args(["--no-cache", "--memory", "1"])
+            .args(args)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{stderr}");
+        for part in [
+            format!("reached {states}("),
+            format!("at square 0 of 120 of the {board} board"),
+            "over its memory budget of 1 byte;".to_string(),
+        ] {
+            assert!(stderr.contains(&part), "{args:?}: {part}\n{stderr}");
+        }
+    }
+}

@@ -108,8 +108,12 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
         }
     }
     let clock = Instant::now();
-    let resolution =
-        resolve_showing_progress(&questions, store.as_deref_mut(), &settings, session)?;
+    // A refusal names the board as it was asked, not as an engine turned it.
+    let resolution = resolve_showing_progress(&questions, store.as_deref_mut(), &settings, session)
+        .map_err(|e| match e.downcast::<knights::Error>() {
+            Ok(e) => e.on_board(board).into(),
+            Err(e) => e,
+        })?;
     let format = Format::from(args.format);
     let exporter = format.exporter();
     let count = view.count(&resolution);

@@ -97,7 +97,14 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
         SeriesFormatArg::Bfile => print(&output::bfile(&rows))?,
         _ => {}
     }
-    let figures = result?;
+    // A refusal names the board as it was asked (ROWS rows), not as an engine turned it.
+    let figures = result.map_err(|e| match &e {
+        knights::Error::MemoryBudget { board, .. } if board.rows() != args.rows => {
+            let asked = board.transposed();
+            e.on_board(asked)
+        }
+        _ => e,
+    })?;
     if args.stats {
         let work = if figures.transitions == 0 {
             "no frontier search (every board known, decided by a theorem or counted by the memo engine)".to_string()
