@@ -2,8 +2,8 @@
 //! it is set (the command-line tool sets it on Ctrl-C), and leaves on it how far it has got, for
 //! whoever shows progress.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 
 use crate::error::Error;
 
@@ -19,6 +19,19 @@ struct Shared {
     squares: AtomicU64,
     states: AtomicU64,
     recording: AtomicBool,
+    /// What else a stop sets off: work that cannot look at the flag itself (an SQLite query
+    /// sorting its rows) is interrupted by these.
+    on_cancel: OnCancel,
+}
+
+#[derive(Default)]
+struct OnCancel(Mutex<Vec<Box<dyn Fn() + Send + Sync>>>);
+
+impl std::fmt::Debug for OnCancel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let n = self.0.lock().map_or(0, |hooks| hooks.len());
+        write!(f, "OnCancel({n})")
+    }
 }
 
 /// Where the latest frontier pass stands: the square it has just processed (from 1) of how
@@ -45,6 +58,20 @@ impl CancelFlag {
     /// Asks every holder of this flag to stop.
     pub fn cancel(&self) {
         self.0.cancelled.store(true, Ordering::Relaxed);
+        if let Ok(hooks) = self.0.on_cancel.0.lock() {
+            hooks.iter().for_each(|hook| hook());
+        }
+    }
+
+    /// Calls `hook` when the flag is set (at once if it is set already), for work that does
+    /// not look at the flag: a query of a store's rows that SQLite must sort before the first.
+    pub fn on_cancel(&self, hook: impl Fn() + Send + Sync + 'static) {
+        if let Ok(mut hooks) = self.0.on_cancel.0.lock() {
+            hooks.push(Box::new(hook));
+        }
+        if self.is_cancelled() {
+            self.cancel();
+        }
     }
 
     /// True once [`CancelFlag::cancel`] has been called.

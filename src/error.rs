@@ -132,7 +132,7 @@ pub enum Error {
 
     /// The answer store failed or refused a file.
     #[error(transparent)]
-    Store(#[from] StoreError),
+    Store(StoreError),
 
     /// An answer in the store contradicts what is known of it (a theorem, parity, the bound of
     /// the board, its starts): it was changed outside knights, or the file is damaged. Never
@@ -275,6 +275,16 @@ impl fmt::Display for Failure {
             write!(f, "; {remedy}")?;
         }
         Ok(())
+    }
+}
+
+impl From<StoreError> for Error {
+    fn from(e: StoreError) -> Error {
+        match e {
+            // A stop asked for is the same stop, whichever layer it reached.
+            StoreError::Stopped => Error::Interrupted,
+            e => Error::Store(e),
+        }
     }
 }
 

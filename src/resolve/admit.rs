@@ -32,6 +32,7 @@ use num_bigint::BigUint;
 use super::engine::{EngineChoice, beyond_every_engine};
 use super::{Settings, resolve};
 use crate::board::Board;
+use crate::cancel::CancelFlag;
 use crate::error::Error;
 use crate::exchange::imported_source;
 use crate::existence::no_tour_for;
@@ -146,7 +147,10 @@ pub fn admit(
     incoming: Incoming<'_>,
     settings: &Settings,
 ) -> Result<ImportReport, Error> {
+    // A signal stops the gate at its next record, and the import before anything is written.
+    let cancel = &settings.cancel;
     for (origin, answer) in incoming.each().filter(|(o, _)| *o != Origin::Sum) {
+        cancel.check()?;
         check_alone(origin, answer)?;
     }
     if let Incoming::Computed(answers) = incoming {
@@ -156,9 +160,10 @@ pub fn admit(
             already_stored: answers.len() - added,
         });
     }
-    check_together(store, &incoming)?;
+    check_together(store, &incoming, cancel)?;
     recount(&incoming, settings)?;
     for (origin, answer) in incoming.each().filter(|(o, _)| *o == Origin::Sum) {
+        cancel.check()?;
         check_alone(origin, answer)?;
     }
     let records: Vec<(usize, Answer)> = match incoming {
@@ -180,11 +185,15 @@ pub fn admit(
             .collect(),
         _ => incoming.each().map(|(_, a)| (0, a.clone())).collect(),
     };
-    store.import(&records).map_err(|e| match e {
-        // The incoming count is the one at fault: bad input.
-        StoreError::Conflict { .. } => Error::Input(InputError::whole(e.to_string())),
-        other => Error::Store(other),
-    })
+    cancel.check()?;
+    store
+        .import_unless(&records, &|| cancel.is_cancelled())
+        .map_err(|e| match e {
+            // The incoming count is the one at fault: bad input.
+            StoreError::Conflict { .. } => Error::Input(InputError::whole(e.to_string())),
+            StoreError::Stopped => Error::Interrupted,
+            other => Error::Store(other),
+        })
 }
 
 /// Step 1: the answer on its own.
@@ -212,11 +221,16 @@ fn check_alone(origin: Origin<'_>, answer: &Answer) -> Result<(), Error> {
 }
 
 /// Step 2: the answers together and with the store's.
-fn check_together(store: &Store, incoming: &Incoming<'_>) -> Result<(), Error> {
+fn check_together(
+    store: &Store,
+    incoming: &Incoming<'_>,
+    cancel: &CancelFlag,
+) -> Result<(), Error> {
     // The first answer to each question, and the store's answers to those questions and to
     // every start and total of their open boards (and the pairs of boards with pairs).
     let mut first: HashMap<Question, (Origin<'_>, &BigUint)> = HashMap::new();
     for (origin, answer) in incoming.each() {
+        cancel.check()?;
         match first.get(&answer.question) {
             Some(&(earlier, count)) if *count != answer.count => {
                 return Err(origin.refuse(format!(
@@ -248,6 +262,7 @@ fn check_together(store: &Store, incoming: &Incoming<'_>) -> Result<(), Error> {
     // number that grows with the square of its squares.
     let mut stored = super::read(store, first.keys())?;
     for &board in &boards {
+        cancel.check()?;
         let mut kinds = vec![AnswerKind::Open];
         if with_pairs.contains(&board) {
             kinds.push(AnswerKind::Between);
@@ -263,6 +278,7 @@ fn check_together(store: &Store, incoming: &Incoming<'_>) -> Result<(), Error> {
         }
     }
     for (origin, answer) in incoming.each() {
+        cancel.check()?;
         if let Some(known) = stored.get(&answer.question)
             && known.count != answer.count
         {
@@ -299,6 +315,7 @@ fn check_together(store: &Store, incoming: &Incoming<'_>) -> Result<(), Error> {
                 .map(|start| (start, Parts::Pairs)),
         );
     for (question, parts) in checks {
+        cancel.check()?;
         let Some(count) = known(&question) else {
             continue;
         };

@@ -38,6 +38,9 @@ pub enum StoreError {
         /// Why that matters here.
         detail: String,
     },
+    /// A write given up, nothing of it written, because the caller asked for a stop.
+    #[error("stopped before anything was written")]
+    Stopped,
     /// The disk that holds the store has no room left for what was to be written.
     #[error(
         "the disk that holds the answer store {path} is full: {context} failed, and nothing of it was written"
@@ -126,6 +129,7 @@ pub enum StoreError {
 pub(super) fn classify(path: &str, context: &'static str, e: rusqlite::Error) -> StoreError {
     match e.sqlite_error_code() {
         Some(ErrorCode::NotADatabase) => StoreError::NotADatabase { path: path.into() },
+        Some(ErrorCode::OperationInterrupted) => StoreError::Stopped,
         Some(ErrorCode::DiskFull) => StoreError::DiskFull {
             path: path.into(),
             context,

@@ -201,6 +201,13 @@ impl Store {
         self.read_only
     }
 
+    /// Something that stops this store's running query at once from another thread (its
+    /// statement fails as [`StoreError::Stopped`]): for reads only, so that no save is lost.
+    pub fn interrupter(&self) -> impl Fn() + Send + Sync + 'static {
+        let handle = self.conn.get_interrupt_handle();
+        move || handle.interrupt()
+    }
+
     /// True when the store is read only because the disk that holds it is full.
     pub fn is_on_a_full_disk(&self) -> bool {
         self.disk_full
@@ -347,7 +354,7 @@ impl Store {
             return Ok(0);
         }
         let numbered: Vec<(usize, &Answer)> = answers.iter().map(|a| (0, a)).collect();
-        match self.insert_all(&numbered, false) {
+        match self.insert_all(&numbered, false, &|| false) {
             Ok(report) => Ok(report.added),
             // The answers were computed: they are given all the same, and the store is read
             // only from now on, saying why.
@@ -396,6 +403,16 @@ impl Store {
     /// ([`StoreError::Conflict`]) names the answer's line and nothing is written. A read-only
     /// store refuses ([`StoreError::ReadOnly`]).
     pub fn import(&mut self, answers: &[(usize, Answer)]) -> Result<ImportReport, StoreError> {
+        self.import_unless(answers, &|| false)
+    }
+
+    /// [`Store::import`], given up with nothing written ([`StoreError::Stopped`]) as soon as
+    /// `stopped` says so (it is asked every few hundred answers).
+    pub fn import_unless(
+        &mut self,
+        answers: &[(usize, Answer)],
+        stopped: &dyn Fn() -> bool,
+    ) -> Result<ImportReport, StoreError> {
         if self.read_only {
             return Err(StoreError::ReadOnly {
                 path: self.path.clone(),
@@ -403,7 +420,7 @@ impl Store {
             });
         }
         let numbered: Vec<(usize, &Answer)> = answers.iter().map(|(line, a)| (*line, a)).collect();
-        self.insert_all(&numbered, true)
+        self.insert_all(&numbered, true, stopped)
     }
 
     /// Inserts `answers` (with their lines in a file, 0 for none) in one transaction. A count
@@ -413,6 +430,7 @@ impl Store {
         &mut self,
         answers: &[(usize, &Answer)],
         all_or_nothing: bool,
+        stopped: &dyn Fn() -> bool,
     ) -> Result<ImportReport, StoreError> {
         let path = self.path.clone();
         let fail = |context, e| classify(&path, context, e);
@@ -439,7 +457,11 @@ impl Store {
                     question_key_sql!()
                 ))
                 .map_err(|e| fail("preparing a write", e))?;
-            for &(line, answer) in answers {
+            for (i, &(line, answer)) in answers.iter().enumerate() {
+                // Dropping the transaction unwritten is what a stop asks for.
+                if i % 256 == 0 && stopped() {
+                    return Err(StoreError::Stopped);
+                }
                 let q = answer.question;
                 let (row, col) = start_columns(q.start);
                 let (to_row, to_col) = start_columns(q.end);

@@ -1113,3 +1113,83 @@ fn sigterm_stops_an_export_that_waits_for_its_reader() {
     );
     assert!(String::from_utf8_lossy(&first).starts_with("rows,cols,kind"));
 }
+
+/// SIGTERM stops an import wherever it is (reading, checking or writing its records) within a
+/// second: exit 130, one line saying nothing was imported, and the store holds nothing of it.
+#[cfg(target_os = "linux")]
+#[test]
+fn sigterm_stops_an_import_with_nothing_imported() {
+    use std::fmt::Write;
+    use std::process::Stdio;
+
+    let store = TestStore::new();
+    store.run(&["count", "3", "4", "0", "0"]);
+    // About 66,000 starts of 6xn boards, with counts between the known floor and the bound:
+    // seconds of checking, far more than the signal waits.
+    let mut csv = knights::store::ANSWER_COLUMNS.join(",");
+    csv.push('\n');
+    for cols in 40..300u32 {
+        let count = format!("2{}", "0".repeat(2 * cols as usize));
+        for row in 0..3 {
+            for col in 0..cols.div_ceil(2) {
+                writeln!(
+                    csv,
+                    "6,{cols},open,{row},{col},{count},frontier,0.1.0,1.5,2026-12-01T00:00:00Z,computed,,"
+                )
+                .unwrap();
+            }
+        }
+    }
+    let file = store.dir.path().join("many.csv");
+    std::fs::write(&file, csv).unwrap();
+    let before = store.answers();
+    let child = store
+        .process()
+        .arg("import")
+        .arg(&file)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Signal once the whole file has been read: the import is then checking its records, the
+    // longest part, and has written nothing yet.
+    let size = std::fs::metadata(&file).unwrap().len();
+    let io = format!("/proc/{}/io", child.id());
+    let waiting = std::time::Instant::now();
+    while read_chars(&io) < size {
+        assert!(
+            waiting.elapsed() < std::time::Duration::from_secs(20),
+            "the import never read its file"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    signal(&child, "-TERM");
+    let clock = std::time::Instant::now();
+    let output = output_within_20_seconds(child, "SIGTERM did not stop the import");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(130), "{stderr}");
+    assert!(
+        clock.elapsed() < std::time::Duration::from_secs(2),
+        "{:?}",
+        clock.elapsed()
+    );
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("interrupted: nothing of") && stderr.contains("was imported"),
+        "{stderr}"
+    );
+    assert_eq!(store.answers(), before);
+}
+
+/// The bytes a process has read so far (`rchar` in its `/proc/PID/io`), 0 before it is there.
+#[cfg(target_os = "linux")]
+fn read_chars(io: &str) -> u64 {
+    std::fs::read_to_string(io)
+        .ok()
+        .and_then(|text| {
+            text.lines()
+                .find_map(|line| line.strip_prefix("rchar: "))
+                .and_then(|n| n.trim().parse().ok())
+        })
+        .unwrap_or(0)
+}

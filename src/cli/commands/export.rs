@@ -42,6 +42,8 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
         check_output(path)?;
     }
     let store = session.required_store("export", args.unused.no_cache)?;
+    // A signal stops a query SQLite is still sorting, not only between rows (it only reads).
+    session.cancel.on_cancel(store.interrupter());
     let filter = args.filter.filter()?;
     let cancel = &session.cancel;
     // A row planted past the schema's rules is no answer to pass on, and leaving it out

@@ -7,6 +7,7 @@ use knights::exchange::{self, ExchangeFormat};
 use knights::input::plural;
 use knights::resolve::{self, Incoming};
 
+use crate::cli::exit::CliError;
 use crate::cli::flags::StoreOnlyFlags;
 use crate::cli::io::{in_file, open_input};
 use crate::cli::session::Session;
@@ -42,16 +43,35 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
         Some(format) => format.into(),
         None => ExchangeFormat::from_file_name(&name),
     };
-    let answers = exchange::read_answers_from(reader, format).map_err(|e| in_file(&name, e))?;
-    // A signal during the reading stops it at its next buffer; nothing was written yet.
-    session.cancel.check()?;
+    // A signal stops the reading at its next buffer, the gate at its next record, the writing
+    // at its next rows: in each case the transaction is dropped and nothing was written.
+    let interrupted = |e: anyhow::Error| -> anyhow::Error {
+        let stopped = crate::cli::io::reading_stopped()
+            || matches!(e.downcast_ref(), Some(knights::Error::Interrupted));
+        match (stopped, session.store_path()) {
+            (true, Ok(path)) => CliError::stopped(format!(
+                "interrupted: nothing of {name} was imported into {}",
+                path.display()
+            ))
+            .into(),
+            _ => e,
+        }
+    };
+    let answers =
+        exchange::read_answers_from(reader, format).map_err(|e| interrupted(in_file(&name, e)))?;
+    session.cancel.check().map_err(|e| interrupted(e.into()))?;
     let mut store = session.writable_store("import", args.unused.no_cache)?;
     let incoming = Incoming::File {
         name: &name,
         records: &answers,
     };
-    let report = resolve::admit(&mut store, incoming, &session.settings(EngineArg::Auto))
-        .map_err(|e| in_file(&name, e))?;
+    let report =
+        resolve::admit(&mut store, incoming, &session.settings(EngineArg::Auto)).map_err(|e| {
+            match e {
+                knights::Error::Interrupted => interrupted(e.into()),
+                e => in_file(&name, e),
+            }
+        })?;
     eprintln!(
         "imported {} new {} from {name} ({} already stored) into {}",
         report.added,

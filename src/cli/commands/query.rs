@@ -32,6 +32,8 @@ pub struct Args {
 
 pub fn run(args: Args, session: &Session) -> Result<()> {
     let store = session.required_store("query", args.unused.no_cache)?;
+    // A signal stops a query SQLite is still sorting, not only between rows (it only reads).
+    session.cancel.on_cancel(store.interrupter());
     let filter = args.filter.filter()?;
     let cancel = &session.cancel;
     let mut stream = AnswerStream::new(Format::from(args.format)).expect("a format with lists");
