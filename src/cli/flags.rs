@@ -80,13 +80,13 @@ impl From<&FilterArgs> for AnswerFilter {
 
 /// The global options that the store commands (`query`, `export`, `import`, `precompute`) have
 /// no use for: accepted after the command's name as before it, but not listed in its help.
-/// `--no-cache` is refused there; `--memory` is ignored.
+/// `--no-cache` is refused there; `--memory` bounds only what `import` holds.
 #[derive(Debug, Args)]
 pub struct StoreOnlyFlags {
     #[arg(long, hide = true)]
     pub no_cache: bool,
     #[arg(long, hide = true, value_name = "SIZE")]
-    memory: Option<knights::MemoryBudget>,
+    pub memory: Option<knights::MemoryBudget>,
 }
 
 /// The global options that `tour` has no use for (it never uses the store): accepted, ignored,

@@ -3,9 +3,10 @@
 
 use std::io::Read;
 
-use super::record::{answer_from_fields, bounded, check_records, empty_fields};
+use super::record::{Kept, answer_from_fields, bounded, empty_fields};
 use crate::echo::echo;
 use crate::input::{InputError, TextReader};
+use crate::memory::MemoryBudget;
 use crate::store::{ANSWER_COLUMNS, Answer};
 
 /// The columns of an export written before `source` existed, and before pairs (`to_row`,
@@ -14,6 +15,7 @@ const LEGACY_COLUMNS: [usize; 2] = [10, 11];
 
 pub(super) fn read_csv<R: Read>(
     text: &mut TextReader<R>,
+    budget: MemoryBudget,
 ) -> Result<Vec<(usize, Answer)>, InputError> {
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(true)
@@ -60,7 +62,7 @@ pub(super) fn read_csv<R: Read>(
             ),
         ));
     }
-    let mut answers = Vec::new();
+    let mut kept = Kept::new(budget);
     let mut record = csv::StringRecord::new();
     loop {
         reader.get_ref().start_record();
@@ -74,7 +76,6 @@ pub(super) fn read_csv<R: Read>(
             }
         }
         let line = record.position().map_or(0, |p| p.line() as usize);
-        check_records(answers.len(), line)?;
         let mut fields = empty_fields();
         for (&name, value) in ANSWER_COLUMNS.iter().zip(record.iter()) {
             let value = value.trim();
@@ -82,7 +83,7 @@ pub(super) fn read_csv<R: Read>(
                 fields.insert(name, Some(bounded(name, value, line)?));
             }
         }
-        answers.push((line, answer_from_fields(&fields, line)?));
+        kept.push(line, answer_from_fields(&fields, line)?)?;
     }
-    Ok(answers)
+    Ok(kept.answers)
 }

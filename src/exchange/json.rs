@@ -8,23 +8,25 @@ use std::io::Read;
 
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 
-use super::record::{Fields, answer_from_fields, bounded, check_records, empty_fields};
+use super::record::{Fields, Kept, answer_from_fields, bounded, empty_fields};
 use crate::echo::echo;
 use crate::input::{InputError, TextReader};
+use crate::memory::MemoryBudget;
 use crate::store::{ANSWER_COLUMNS, Answer};
 
 pub(super) fn read_json<R: Read>(
     text: &mut TextReader<R>,
+    budget: MemoryBudget,
 ) -> Result<Vec<(usize, Answer)>, InputError> {
     let line = text.line_counter();
     let failure = RefCell::new(None);
-    let mut answers = Vec::new();
+    let mut kept = Kept::new(budget);
     let result = {
         let mut parser = serde_json::Deserializer::from_reader(&mut *text);
         let records = Records {
             line: &line,
             failure: &failure,
-            answers: &mut answers,
+            kept: &mut kept,
         };
         parser.deserialize_any(records).and_then(|()| parser.end())
     };
@@ -34,7 +36,7 @@ pub(super) fn read_json<R: Read>(
             fault.unwrap_or_else(|| InputError::at(e.line(), format!("malformed JSON: {e}")))
         );
     }
-    Ok(answers)
+    Ok(kept.answers)
 }
 
 /// Keeps `e` for [`read_json`] and stops the JSON parser.
@@ -49,7 +51,7 @@ struct Records<'a> {
     line: &'a Cell<usize>,
     /// Why the records were refused.
     failure: &'a RefCell<Option<InputError>>,
-    answers: &'a mut Vec<(usize, Answer)>,
+    kept: &'a mut Kept,
 }
 
 impl Records<'_> {
@@ -74,9 +76,10 @@ impl<'de> Visitor<'de> for Records<'_> {
             failure: self.failure,
         };
         while let Some((line, fields)) = seq.next_element_seed(record())? {
-            check_records(self.answers.len(), line).map_err(|e| refuse(self.failure, e))?;
             let answer = answer_from_fields(&fields, line).map_err(|e| refuse(self.failure, e))?;
-            self.answers.push((line, answer));
+            self.kept
+                .push(line, answer)
+                .map_err(|e| refuse(self.failure, e))?;
         }
         Ok(())
     }

@@ -33,6 +33,7 @@ mod tests;
 use std::io::Read;
 
 use crate::input::{InputError, TextReader};
+use crate::memory::MemoryBudget;
 use crate::store::Answer;
 
 /// The file formats of export and import.
@@ -76,10 +77,20 @@ pub fn read_answers_from<R: Read>(
     reader: R,
     format: ExchangeFormat,
 ) -> Result<Vec<(usize, Answer)>, InputError> {
+    read_answers_within(reader, format, MemoryBudget::from_bytes(u64::MAX))
+}
+
+/// [`read_answers_from`], refused at the line where the answers read would hold more than
+/// `budget` (with what the gate and the write hold beside them).
+pub fn read_answers_within<R: Read>(
+    reader: R,
+    format: ExchangeFormat,
+    budget: MemoryBudget,
+) -> Result<Vec<(usize, Answer)>, InputError> {
     let mut text = TextReader::new(reader);
     let answers = match format {
-        ExchangeFormat::Csv => csv::read_csv(&mut text)?,
-        ExchangeFormat::Json => json::read_json(&mut text)?,
+        ExchangeFormat::Csv => csv::read_csv(&mut text, budget)?,
+        ExchangeFormat::Json => json::read_json(&mut text, budget)?,
     };
     consistency::check_consistency(&answers)?;
     Ok(answers)

@@ -166,28 +166,23 @@ pub fn admit(
         cancel.check()?;
         check_alone(origin, answer)?;
     }
-    let records: Vec<(usize, Answer)> = match incoming {
-        Incoming::File { name, records } => records
+    // The answers are passed on borrowed, their new sources made one at a time as they are
+    // written: a large file is held once.
+    let records: Vec<(usize, &Answer)> = match incoming {
+        Incoming::File { records, .. } | Incoming::Shipped { records, .. } => records
             .iter()
-            .map(|(line, answer)| {
-                let mut answer = answer.clone();
-                answer.source = imported_source(name, &answer.source);
-                (*line, answer)
-            })
+            .map(|(line, answer)| (*line, answer))
             .collect(),
-        Incoming::Shipped { name, records } => records
-            .iter()
-            .map(|(line, answer)| {
-                let mut answer = answer.clone();
-                answer.source = super::shipped::source(name, &answer.source);
-                (*line, answer)
-            })
-            .collect(),
-        _ => incoming.each().map(|(_, a)| (0, a.clone())).collect(),
+        _ => incoming.each().map(|(_, a)| (0, a)).collect(),
+    };
+    let source = |answer: &Answer| match incoming {
+        Incoming::File { name, .. } => Some(imported_source(name, &answer.source)),
+        Incoming::Shipped { name, .. } => Some(super::shipped::source(name, &answer.source)),
+        _ => None,
     };
     cancel.check()?;
     store
-        .import_unless(&records, &|| cancel.is_cancelled())
+        .import_unless(&records, &source, &|| cancel.is_cancelled())
         .map_err(|e| match e {
             // The incoming count is the one at fault: bad input.
             StoreError::Conflict { .. } => Error::Input(InputError::whole(e.to_string())),

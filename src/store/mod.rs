@@ -354,7 +354,7 @@ impl Store {
             return Ok(0);
         }
         let numbered: Vec<(usize, &Answer)> = answers.iter().map(|a| (0, a)).collect();
-        match self.insert_all(&numbered, false, &|| false) {
+        match self.insert_all(&numbered, &|_| None, false, &|| false) {
             Ok(report) => Ok(report.added),
             // The answers were computed: they are given all the same, and the store is read
             // only from now on, saying why.
@@ -403,14 +403,18 @@ impl Store {
     /// ([`StoreError::Conflict`]) names the answer's line and nothing is written. A read-only
     /// store refuses ([`StoreError::ReadOnly`]).
     pub fn import(&mut self, answers: &[(usize, Answer)]) -> Result<ImportReport, StoreError> {
-        self.import_unless(answers, &|| false)
+        let numbered: Vec<(usize, &Answer)> = answers.iter().map(|(line, a)| (*line, a)).collect();
+        self.import_unless(&numbered, &|_| None, &|| false)
     }
 
-    /// [`Store::import`], given up with nothing written ([`StoreError::Stopped`]) as soon as
-    /// `stopped` says so (it is asked every few hundred answers).
+    /// [`Store::import`] of borrowed answers, each stored with the source `source` gives it
+    /// (`None`: its own), and given up with nothing written ([`StoreError::Stopped`]) as soon as
+    /// `stopped` says so (it is asked every few hundred answers). Borrowing keeps a large file's
+    /// answers in memory once, not twice.
     pub fn import_unless(
         &mut self,
-        answers: &[(usize, Answer)],
+        answers: &[(usize, &Answer)],
+        source: &dyn Fn(&Answer) -> Option<String>,
         stopped: &dyn Fn() -> bool,
     ) -> Result<ImportReport, StoreError> {
         if self.read_only {
@@ -419,8 +423,7 @@ impl Store {
                 detail: "nothing can be imported into it".into(),
             });
         }
-        let numbered: Vec<(usize, &Answer)> = answers.iter().map(|(line, a)| (*line, a)).collect();
-        self.insert_all(&numbered, true, stopped)
+        self.insert_all(answers, source, true, stopped)
     }
 
     /// Inserts `answers` (with their lines in a file, 0 for none) in one transaction. A count
@@ -429,6 +432,7 @@ impl Store {
     fn insert_all(
         &mut self,
         answers: &[(usize, &Answer)],
+        source: &dyn Fn(&Answer) -> Option<String>,
         all_or_nothing: bool,
         stopped: &dyn Fn() -> bool,
     ) -> Result<ImportReport, StoreError> {
@@ -466,6 +470,7 @@ impl Store {
                 let (row, col) = start_columns(q.start);
                 let (to_row, to_col) = start_columns(q.end);
                 let count = answer.count.to_string();
+                let given = source(answer);
                 let changed = insert
                     .execute(params![
                         q.board.rows(),
@@ -478,7 +483,7 @@ impl Store {
                         answer.version,
                         answer.seconds,
                         answer.computed_at,
-                        answer.source,
+                        given.as_deref().unwrap_or(&answer.source),
                         to_row,
                         to_col,
                     ])

@@ -176,3 +176,50 @@ fn the_budget_refusal_names_the_board_as_asked() {
         }
     }
 }
+
+/// An import holds its whole file (its records are checked together): a file whose answers
+/// need more than `--memory` is refused at the line where they pass it, and nothing is written.
+#[test]
+fn an_import_beyond_the_memory_budget_is_refused() {
+    use std::fmt::Write;
+    let store = TestStore::new();
+    store.run(&["count", "3", "4", "0", "0"]);
+    let before = store.answers();
+    let mut csv = knights::store::ANSWER_COLUMNS.join(",");
+    csv.push('\n');
+    for cols in 40..100u32 {
+        let count = format!("2{}", "0".repeat(2 * cols as usize));
+        for col in 0..cols.div_ceil(2) {
+            writeln!(
+                csv,
+                "6,{cols},open,0,{col},{count},frontier,0.1.0,1.5,2026-12-01T00:00:00Z,computed,,"
+            )
+            .unwrap();
+        }
+    }
+    let file = store.dir.path().join("many.csv");
+    std::fs::write(&file, csv).unwrap();
+    let output = store
+        .process()
+        .args(["--memory", "100K", "import"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("records need more than the memory budget of 100.0 KiB")
+            && stderr.contains("line "),
+        "{stderr}"
+    );
+    assert_eq!(store.answers(), before);
+    // The same file within a budget that holds it is imported.
+    let output = store
+        .process()
+        .args(["import", "--memory", "1G"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+}

@@ -21,7 +21,9 @@ the bound of the board's moves and within reach of an engine, a real time and a 
 number of seconds; the same count as the store's; totals equal to the sum of their starts (in
 the file and the store together), and starts to the sum of their pairs (likewise, on boards with
 pairs in the file); and on boards of at most 30 squares the engines' own count.
-One bad record rejects the whole file, naming its line. Each answer keeps where it came from:
+One bad record rejects the whole file, naming its line. The file is held whole while it is
+checked: one whose answers need more than the memory budget is refused at the line where they
+pass it. Each answer keeps where it came from:
 its engine, and the source `imported from FILE` (shown by `knights query`).
 
 Examples:
@@ -58,7 +60,8 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
         }
     };
     let answers =
-        exchange::read_answers_from(reader, format).map_err(|e| interrupted(in_file(&name, e)))?;
+        exchange::read_answers_within(reader, format, args.unused.memory.unwrap_or(session.memory))
+            .map_err(|e| interrupted(in_file(&name, e)))?;
     session.cancel.check().map_err(|e| interrupted(e.into()))?;
     let mut store = session.writable_store("import", args.unused.no_cache)?;
     let incoming = Incoming::File {
