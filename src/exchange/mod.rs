@@ -30,6 +30,8 @@ mod record;
 #[cfg(test)]
 mod tests;
 
+pub use record::held_bytes;
+
 use std::io::Read;
 
 use crate::input::{InputError, TextReader};

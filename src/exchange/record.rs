@@ -85,7 +85,7 @@ impl Kept {
 /// What one kept answer holds, measured as the import holds it: the record and its heap (the
 /// count's digits, the strings), and the same again for the gate's tables of the file and for
 /// the rows written (measured: a 418 MB CSV of 400,000 answers, estimated at 424 MB, peaked at 339 MB).
-fn held_bytes(answer: &Answer) -> u64 {
+pub fn held_bytes(answer: &Answer) -> u64 {
     let own = std::mem::size_of::<(usize, Answer)>() as u64
         + answer.count.bits().div_ceil(64) * 8
         + answer.version.capacity() as u64

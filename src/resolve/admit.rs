@@ -25,20 +25,20 @@
 //! against its total). They pass step 1 (a failure there is a bug) and are saved as they come:
 //! a conflict with a stored count keeps the others of the batch and is reported after.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use num_bigint::BigUint;
 
 use super::engine::{EngineChoice, beyond_every_engine};
 use super::{Settings, resolve};
 use crate::board::Board;
-use crate::cancel::CancelFlag;
 use crate::error::Error;
 use crate::exchange::imported_source;
 use crate::existence::no_tour_for;
 use crate::input::InputError;
+use crate::memory::human_bytes;
 use crate::question::{AnswerKind, Question, Shape, TourKind};
-use crate::store::{Answer, AnswerFilter, ImportReport, Store, StoreError};
+use crate::store::{Answer, ImportReport, Store, StoreError};
 use crate::trust::{self, Contradiction, Parts, provenance, served};
 
 /// Answers of boards of at most this many squares entering a store from elsewhere, or read
@@ -131,6 +131,15 @@ impl<'a> Incoming<'a> {
         }
     }
 
+    /// What holds the answers, in a message: `this file`, `the stores merged`.
+    fn what(&self) -> &'static str {
+        match self {
+            Incoming::File { .. } | Incoming::Shipped { .. } => "this file",
+            Incoming::Computed(_) => "this run",
+            Incoming::Merge(_) => "the stores merged",
+        }
+    }
+
     /// Where the answers are, all together, in a message.
     fn whereabouts(&self) -> &'static str {
         match self {
@@ -160,7 +169,7 @@ pub fn admit(
             already_stored: answers.len() - added,
         });
     }
-    check_together(store, &incoming, cancel)?;
+    check_together(store, &incoming, settings)?;
     recount(&incoming, settings)?;
     for (origin, answer) in incoming.each().filter(|(o, _)| *o == Origin::Sum) {
         cancel.check()?;
@@ -216,18 +225,24 @@ fn check_alone(origin: Origin<'_>, answer: &Answer) -> Result<(), Error> {
 }
 
 /// Step 2: the answers together and with the store's.
+///
+/// The store's side is read board by board, its counts without the rest of their rows, and
+/// let go before the next board: a file of many boards holds one board's stored counts beside
+/// its own answers, and that within the memory budget.
 fn check_together(
     store: &Store,
     incoming: &Incoming<'_>,
-    cancel: &CancelFlag,
+    settings: &Settings,
 ) -> Result<(), Error> {
-    // The first answer to each question, and the store's answers to those questions and to
-    // every start and total of their open boards (and the pairs of boards with pairs).
-    let mut first: HashMap<Question, (Origin<'_>, &BigUint)> = HashMap::new();
-    for (origin, answer) in incoming.each() {
+    let cancel = &settings.cancel;
+    // The first answer to each question, with its place in the order the answers came.
+    let mut first: HashMap<Question, (Origin<'_>, &BigUint, usize)> = HashMap::new();
+    let mut held = 0u64;
+    for (i, (origin, answer)) in incoming.each().enumerate() {
         cancel.check()?;
+        held += crate::exchange::held_bytes(answer);
         match first.get(&answer.question) {
-            Some(&(earlier, count)) if *count != answer.count => {
+            Some(&(earlier, count, _)) if *count != answer.count => {
                 return Err(origin.refuse(format!(
                     "{} is {} {} but {count} {}",
                     answer.question,
@@ -238,11 +253,15 @@ fn check_together(
             }
             Some(_) => {}
             None => {
-                first.insert(answer.question, (origin, &answer.count));
+                first.insert(answer.question, (origin, &answer.count, i));
             }
         }
     }
-    let boards: BTreeSet<Board> = first
+    let mut questions: BTreeMap<Board, Vec<Question>> = BTreeMap::new();
+    for q in first.keys() {
+        questions.entry(q.board).or_default().push(*q);
+    }
+    let open: BTreeSet<Board> = first
         .keys()
         .filter(|q| q.kind == TourKind::Open)
         .map(|q| q.board)
@@ -252,87 +271,118 @@ fn check_together(
         .filter(|q| matches!(q.shape(), Shape::Between(..)))
         .map(|q| q.board)
         .collect();
-    // The store's open answers of those boards are listed by board, not looked up square by
-    // square: a pair of a long board would otherwise look up every pair of its board, a
-    // number that grows with the square of its squares.
-    let mut stored = super::read(store, first.keys())?;
-    for &board in &boards {
+    // What each kind of check found first: a stored count that differs (the first in the
+    // order the answers came), a total that is not the sum of its starts (by board), a start
+    // that is not the sum of its pairs (by start). They are reported in that order.
+    let mut conflict: Option<(usize, Error)> = None;
+    let mut total_fault: Option<Error> = None;
+    let mut pairs_fault: Option<Error> = None;
+    for (&board, asked) in &questions {
         cancel.check()?;
+        // The store's answers to the questions of the board, through the read gate.
+        let looked = super::read(store, asked.iter())?;
+        for (q, known) in &looked {
+            let (origin, count, at) = first[q];
+            if known.count != *count && conflict.as_ref().is_none_or(|(i, _)| at < *i) {
+                let error = origin.refuse(format!(
+                    "conflicting answers for {q}: the store has {} ({}, {}), {} has {count}",
+                    known.count,
+                    known.engine,
+                    known.source,
+                    origin.holder(),
+                ));
+                conflict = Some((at, error));
+            }
+        }
+        if !open.contains(&board) || conflict.is_some() {
+            continue;
+        }
+        // Every stored start and total of the board (and its pairs, when the answers have
+        // pairs of it): the sums need them all.
         let mut kinds = vec![AnswerKind::Open];
         if with_pairs.contains(&board) {
             kinds.push(AnswerKind::Between);
         }
+        let mut stored: HashMap<Question, BigUint> = HashMap::new();
         for kind in kinds {
-            let listed = store.list(&AnswerFilter {
-                board: Some(board),
-                kind: Some(kind),
-                ..AnswerFilter::default()
-            })?;
-            served::check(store, listed.iter())?;
-            stored.extend(listed.into_iter().map(|a| (a.question, a)));
+            let (answers, digits) = store.counts_size(board, kind)?;
+            let entry = std::mem::size_of::<(Question, BigUint)>() as u64 + 16;
+            let needs = (answers * entry + digits / 2) * 2;
+            let budget = settings.memory.bytes();
+            if held + stored_bytes(&stored) + needs > budget {
+                return Err(Error::Input(InputError::whole(format!(
+                    "checking {} against the store's {answers} {} of {board} needs more than the memory budget of {}; give a larger --memory",
+                    incoming.what(),
+                    if answers == 1 { "answer" } else { "answers" },
+                    human_bytes(budget)
+                ))));
+            }
+            let counts = store.counts(board, kind)?;
+            served::check_counts(store, &counts)?;
+            stored.extend(counts);
         }
-    }
-    for (origin, answer) in incoming.each() {
-        cancel.check()?;
-        if let Some(known) = stored.get(&answer.question)
-            && known.count != answer.count
-        {
-            return Err(origin.refuse(format!(
-                "conflicting answers for {}: the store has {} ({}, {}), {} has {}",
-                answer.question,
-                known.count,
-                known.engine,
-                known.source,
-                origin.holder(),
-                answer.count
+        let known = |q: &Question| -> Option<&BigUint> {
+            first
+                .get(q)
+                .map(|&(_, count, _)| count)
+                .or_else(|| stored.get(q))
+        };
+        // The board's open total, then (on a board with pairs) each start with a count.
+        let mut checks = vec![(Question::total(board, TourKind::Open), Parts::Starts)];
+        if with_pairs.contains(&board) {
+            let starts: BTreeSet<Question> = first
+                .keys()
+                .chain(stored.keys())
+                .filter(|q| q.board == board && matches!(q.shape(), Shape::From(_)))
+                .copied()
+                .collect();
+            checks.extend(starts.into_iter().map(|start| (start, Parts::Pairs)));
+        }
+        for (question, parts) in checks {
+            cancel.check()?;
+            let fault_slot = match parts {
+                Parts::Starts => &mut total_fault,
+                Parts::Pairs => &mut pairs_fault,
+            };
+            if fault_slot.is_some() {
+                continue;
+            }
+            let Some(count) = known(&question) else {
+                continue;
+            };
+            let Err(fault) = trust::check_parts(&question, count, parts, known) else {
+                continue;
+            };
+            // The count's own record, or the first incoming part of it, says where.
+            let (origin, place) = match first.get(&question) {
+                Some(&(origin, _, _)) => (origin, origin.place()),
+                None => (
+                    first_part(&question, parts, incoming, &first).unwrap_or(Origin::Line(0)),
+                    "in the store".to_string(),
+                ),
+            };
+            *fault_slot = Some(origin.refuse(format!(
+                "{} is {count} ({place}), but {} {}",
+                fault.subject(&question),
+                fault.words(incoming.whereabouts()),
+                fault.sum
             )));
         }
     }
-    let known = |q: &Question| -> Option<&BigUint> {
-        first
-            .get(q)
-            .map(|&(_, count)| count)
-            .or_else(|| stored.get(q).map(|a| &a.count))
-    };
-    // Every open total of the boards, then every start of the boards with pairs.
-    let checks = boards
-        .iter()
-        .map(|&board| (Question::total(board, TourKind::Open), Parts::Starts))
-        .chain(
-            // Only a start with a count can contradict its pairs.
-            first
-                .keys()
-                .chain(stored.keys())
-                .filter(|q| with_pairs.contains(&q.board) && matches!(q.shape(), Shape::From(_)))
-                .copied()
-                .collect::<BTreeSet<Question>>()
-                .into_iter()
-                .map(|start| (start, Parts::Pairs)),
-        );
-    for (question, parts) in checks {
-        cancel.check()?;
-        let Some(count) = known(&question) else {
-            continue;
-        };
-        let Err(fault) = trust::check_parts(&question, count, parts, known) else {
-            continue;
-        };
-        // The count's own record, or the first incoming part of it, says where.
-        let (origin, place) = match first.get(&question) {
-            Some(&(origin, _)) => (origin, origin.place()),
-            None => (
-                first_part(&question, parts, incoming, &first).unwrap_or(Origin::Line(0)),
-                "in the store".to_string(),
-            ),
-        };
-        return Err(origin.refuse(format!(
-            "{} is {count} ({place}), but {} {}",
-            fault.subject(&question),
-            fault.words(incoming.whereabouts()),
-            fault.sum
-        )));
+    match (conflict, total_fault, pairs_fault) {
+        (Some((_, error)), _, _) | (None, Some(error), _) | (None, None, Some(error)) => Err(error),
+        (None, None, None) => Ok(()),
     }
-    Ok(())
+}
+
+/// About the bytes `stored` holds.
+fn stored_bytes(stored: &HashMap<Question, BigUint>) -> u64 {
+    let entry = std::mem::size_of::<(Question, BigUint)>() as u64 + 16;
+    stored.capacity() as u64 * entry
+        + stored
+            .values()
+            .map(|c| c.bits().div_ceil(64) * 8)
+            .sum::<u64>()
 }
 
 /// Where the first incoming part of `whole` came from: the first open answer of a total's
@@ -341,7 +391,7 @@ fn first_part<'a>(
     whole: &Question,
     parts: Parts,
     incoming: &Incoming<'a>,
-    first: &HashMap<Question, (Origin<'a>, &BigUint)>,
+    first: &HashMap<Question, (Origin<'a>, &BigUint, usize)>,
 ) -> Option<Origin<'a>> {
     match parts {
         Parts::Starts => incoming
@@ -350,7 +400,7 @@ fn first_part<'a>(
             .map(|(origin, _)| origin),
         Parts::Pairs => whole
             .pairs_from()
-            .find_map(|pair| first.get(&pair).map(|&(origin, _)| origin)),
+            .find_map(|pair| first.get(&pair).map(|&(origin, _, _)| origin)),
     }
 }
 

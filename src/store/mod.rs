@@ -19,6 +19,7 @@
 //! errors: callers turn them into theirs.
 
 mod answer;
+mod counts;
 mod error;
 mod file;
 mod integrity;

@@ -446,6 +446,51 @@ pub fn floor(question: &Question) -> Option<(Floor, Board)> {
     Some((floor, from))
 }
 
+/// The floor of `question` ([`floor`]) when `count` is below it, `None` when it is not.
+///
+/// Sizes are compared first: a floor of a long board is a product of hundreds of factors, and
+/// an import checks every answer of the board against it, while a count is only ever below it
+/// when it is about as small. The floor is computed only for a count no longer than it can be.
+pub fn floor_above(question: &Question, count: &BigUint) -> Option<(Floor, Board)> {
+    let longest = most_floor_bits(question)?;
+    if count.bits() > longest {
+        return None;
+    }
+    let (floor, from) = floor(question)?;
+    floor.above(count).then_some((floor, from))
+}
+
+/// At least the number of bits of every floor [`floor`] could give for `question`: the same
+/// walk over the shorter boards, adding bits instead of multiplying.
+fn most_floor_bits(question: &Question) -> Option<u64> {
+    let board = question.board;
+    let extra = match (question.kind, question.shape()) {
+        (TourKind::Open, Shape::Between(..)) => return None,
+        (TourKind::Open, Shape::Total) => board.squares().max(1).ilog2() as u64 + 1,
+        _ => 0,
+    };
+    let mut most: Option<u64> = None;
+    for (rows, length) in [(board.rows(), board.cols()), (board.cols(), board.rows())] {
+        let Some((blocks, added, bases)) = lengthening().get(&rows) else {
+            continue;
+        };
+        for (shorter, count) in bases {
+            let n = if shorter.rows() == rows {
+                shorter.cols()
+            } else {
+                shorter.rows()
+            };
+            if n >= length {
+                continue;
+            }
+            if let Some(bits) = lengthened_bits(count, length - n, blocks, added) {
+                most = Some(most.map_or(bits, |m| m.max(bits)));
+            }
+        }
+    }
+    most.map(|m| m + extra)
+}
+
 /// A floor of the directed closed count of `board` from a shorter board's known count and
 /// the [`BLOCKS`] of its rows (either side of `board` as its rows), with the shorter board.
 pub fn closed_floor(board: Board) -> Option<(Floor, Board)> {
@@ -554,10 +599,7 @@ fn lengthened(
         return Some(Floor::Exact(count * paths));
     }
     // The block with the most paths a column, repeated; the rest exactly.
-    let best = blocks.iter().max_by(|a, b| {
-        let rate = |x: &Block| (x.paths as f64).log2() / f64::from(x.cols);
-        rate(a).total_cmp(&rate(b))
-    })?;
+    let best = best_block(blocks)?;
     let k = best.cols;
     let repeats = (d - EXACT_COLS).div_ceil(k);
     let rest = d - repeats * k;
@@ -571,6 +613,33 @@ fn lengthened(
     }
     let floor = count * rest_paths * BigUint::from(best.paths).pow(repeats);
     Some(Floor::Exact(floor))
+}
+
+/// At least the number of bits of [`lengthened`]'s floor (each factor's bits added up; a
+/// power of two's exponent is below them).
+fn lengthened_bits(
+    count: &BigUint,
+    d: u32,
+    blocks: &[&Block],
+    added: &[Option<BigUint>],
+) -> Option<u64> {
+    if d <= EXACT_COLS {
+        return Some(count.bits() + added[d as usize].as_ref()?.bits());
+    }
+    let best = best_block(blocks)?;
+    let repeats = (d - EXACT_COLS).div_ceil(best.cols);
+    let rest_paths = added[(d - repeats * best.cols) as usize].as_ref()?;
+    let paths_bits = u64::from(best.paths.ilog2()) + 1;
+    Some(count.bits() + rest_paths.bits() + u64::from(repeats) * paths_bits)
+}
+
+/// The block with the most paths a column: the one repeated past [`EXACT_COLS`].
+fn best_block<'b>(blocks: &[&'b Block]) -> Option<&'b Block> {
+    let rate = |x: &Block| (x.paths as f64).log2() / f64::from(x.cols);
+    blocks
+        .iter()
+        .max_by(|a, b| rate(a).total_cmp(&rate(b)))
+        .copied()
 }
 
 #[cfg(test)]
@@ -625,6 +694,50 @@ mod tests {
             "{}",
             corner.source
         );
+    }
+
+    /// The check by sizes first refuses exactly what the floor itself does, at the floor's
+    /// edge, on boards with exact floors and with powers of two.
+    #[test]
+    fn a_floor_checked_by_size_first_is_the_floor() {
+        let boards = [
+            board(8, 16),
+            board(8, 100),
+            board(6, 730),
+            board(8, 100_000),
+        ];
+        for b in boards {
+            let questions = [
+                Question::total(b, TourKind::Closed),
+                Question::total(b, TourKind::Open),
+                Question::from_start(b, Square::new(0, 0), TourKind::Open),
+            ];
+            for q in questions {
+                let (exact, _) = floor(&q).unwrap();
+                let edge = match &exact {
+                    Floor::Exact(f) => f.clone(),
+                    Floor::PowerOfTwo(bits) => BigUint::from(1u32) << *bits,
+                };
+                let one = BigUint::from(1u32);
+                for count in [
+                    BigUint::ZERO,
+                    &edge - &one,
+                    edge.clone(),
+                    &edge + &one,
+                    &edge << 1,
+                    &edge << 100,
+                ] {
+                    assert_eq!(
+                        floor_above(&q, &count).map(|(f, _)| f),
+                        exact.above(&count).then(|| exact.clone()),
+                        "{q}: {} bits",
+                        count.bits()
+                    );
+                }
+            }
+        }
+        let pair = Question::between(board(8, 16), Square::new(0, 0), Square::new(0, 1));
+        assert!(floor_above(&pair, &BigUint::ZERO).is_none());
     }
 
     #[test]

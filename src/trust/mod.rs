@@ -155,9 +155,7 @@ pub fn check_count(question: &Question, count: &BigUint) -> Result<(), Contradic
             source: known.source.clone(),
         });
     }
-    if let Some((floor, from)) = known::floor(question)
-        && floor.above(count)
-    {
+    if let Some((floor, from)) = known::floor_above(question, count) {
         return Err(Contradiction::BelowFloor { floor, from });
     }
     Ok(())

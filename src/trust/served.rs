@@ -13,6 +13,8 @@
 
 use std::collections::{HashMap, HashSet};
 
+use num_bigint::BigUint;
+
 use super::Contradiction;
 use crate::board::Board;
 use crate::error::Error;
@@ -38,6 +40,29 @@ pub fn check<'a>(store: &Store, answers: impl Iterator<Item = &'a Answer>) -> Re
     for answer in answers {
         let q = answer.question;
         super::check_count(&q, &answer.count).map_err(|why| untrusted(path, answer, why))?;
+        if q.kind == TourKind::Open
+            && !matches!(q.shape(), Shape::Between(..))
+            && boards.insert(q.board)
+        {
+            check_board(store, q.board)?;
+        }
+    }
+    Ok(())
+}
+
+/// Checks the counts of one board's answers, read without the rest of their rows
+/// ([`Store::counts`]), as [`check`] checks answers: each on its own, and when they are open
+/// answers of the board from a start or its total, the board's stored total against its
+/// stored starts.
+pub fn check_counts(store: &Store, counts: &HashMap<Question, BigUint>) -> Result<(), Error> {
+    let mut boards = HashSet::new();
+    for (q, count) in counts {
+        super::check_count(q, count).map_err(|why| Error::Untrusted {
+            store: store.path().to_string(),
+            question: q.to_string(),
+            stored: count.to_string(),
+            why: why.to_string(),
+        })?;
         if q.kind == TourKind::Open
             && !matches!(q.shape(), Shape::Between(..))
             && boards.insert(q.board)

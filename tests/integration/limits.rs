@@ -223,3 +223,49 @@ fn an_import_beyond_the_memory_budget_is_refused() {
         .unwrap();
     assert!(output.status.success(), "{output:?}");
 }
+
+/// A file checked against more stored answers of its board than the budget holds is refused
+/// before they are read, naming them; the store is left as it was.
+#[test]
+fn an_import_checked_against_more_stored_answers_than_the_budget_is_refused() {
+    use std::fmt::Write;
+    let store = TestStore::new();
+    let mut csv = knights::store::ANSWER_COLUMNS.join(",");
+    csv.push('\n');
+    let count = format!("2{}", "0".repeat(4000));
+    for col in 0..1000u32 {
+        writeln!(
+            csv,
+            "6,2000,open,0,{col},{count},frontier,0.1.0,1.5,2026-12-01T00:00:00Z,computed,,"
+        )
+        .unwrap();
+    }
+    let file = store.dir.path().join("many.csv");
+    std::fs::write(&file, &csv).unwrap();
+    store.run(&["import", file.to_str().unwrap()]);
+    let before = store.answers();
+    assert_eq!(before, 1000);
+    // One of those answers again: the file is small, the stored answers of its board are not.
+    let one = store.dir.path().join("one.csv");
+    let lines: Vec<&str> = csv.lines().take(2).collect();
+    std::fs::write(&one, lines.join("\n") + "\n").unwrap();
+    let output = store
+        .process()
+        .args(["import", "--memory", "100K"])
+        .arg(&one)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("checking this file against the store's 1000 answers of 6x2000 needs more than the memory budget of 100.0 KiB"),
+        "{stderr}"
+    );
+    assert_eq!(store.answers(), before);
+    // Within a budget that holds them, it is checked and found stored.
+    let output = store.process().arg("import").arg(&one).output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(stderr.contains("(1 already stored)"), "{stderr}");
+}

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use anyhow::Result;
 use knights::exchange::{self, ExchangeFormat};
 use knights::input::plural;
-use knights::resolve::{self, Incoming};
+use knights::resolve::{self, Incoming, Settings};
 
 use crate::cli::exit::CliError;
 use crate::cli::flags::StoreOnlyFlags;
@@ -59,22 +59,28 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
             _ => e,
         }
     };
-    let answers =
-        exchange::read_answers_within(reader, format, args.unused.memory.unwrap_or(session.memory))
-            .map_err(|e| interrupted(in_file(&name, e)))?;
+    // The file and the store's counts it is checked against, together, within the budget.
+    let memory = args.unused.memory.unwrap_or(session.memory);
+    let answers = exchange::read_answers_within(reader, format, memory)
+        .map_err(|e| interrupted(in_file(&name, e)))?;
     session.cancel.check().map_err(|e| interrupted(e.into()))?;
     let mut store = session.writable_store("import", args.unused.no_cache)?;
     let incoming = Incoming::File {
         name: &name,
         records: &answers,
     };
-    let report =
-        resolve::admit(&mut store, incoming, &session.settings(EngineArg::Auto)).map_err(|e| {
-            match e {
-                knights::Error::Interrupted => interrupted(e.into()),
-                e => in_file(&name, e),
-            }
-        })?;
+    let report = resolve::admit(
+        &mut store,
+        incoming,
+        &Settings {
+            memory,
+            ..session.settings(EngineArg::Auto)
+        },
+    )
+    .map_err(|e| match e {
+        knights::Error::Interrupted => interrupted(e.into()),
+        e => in_file(&name, e),
+    })?;
     eprintln!(
         "imported {} new {} from {name} ({} already stored) into {}",
         report.added,
