@@ -365,15 +365,6 @@ impl Error {
                 | Error::InvalidMemorySize(_)
                 | Error::Unsupported(_)
                 | Error::SavedHalf { .. }
-                | Error::Store(
-                    StoreError::NotADatabase { .. }
-                        | StoreError::NotAFile { .. }
-                        | StoreError::Foreign { .. }
-                        | StoreError::NewerSchema { .. }
-                        | StoreError::MissingDirectory { .. }
-                        | StoreError::Empty { .. }
-                        | StoreError::Damaged { .. }
-                )
-        )
+        ) || matches!(self, Error::Store(e) if e.is_bad_input())
     }
 }

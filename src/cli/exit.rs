@@ -13,6 +13,7 @@ use std::process::ExitCode;
 use knights::echo::echo;
 use knights::error::{Failure, Remedy};
 use knights::shards::ShardError;
+use knights::store::StoreError;
 
 /// An error found by the command line itself, with its exit code.
 #[derive(Debug, thiserror::Error)]
@@ -138,6 +139,15 @@ pub fn exit_code(err: &anyhow::Error) -> u8 {
         }
         if let Some(e) = cause.downcast_ref::<knights::Error>() {
             return library_code(e);
+        }
+        // A store's error that reached the command without the library's around it (a
+        // listing's callback returns the command's own error type).
+        if let Some(e) = cause.downcast_ref::<StoreError>() {
+            return match e {
+                StoreError::Stopped => INTERRUPTED,
+                e if e.is_bad_input() => 2,
+                _ => 1,
+            };
         }
         if let Some(e) = cause.downcast_ref::<ShardError>() {
             return match e {

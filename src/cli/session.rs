@@ -77,6 +77,15 @@ impl Session {
         self.open_store().map(|store| Some(OpenStore(store)))
     }
 
+    /// The answer store as a long-running command keeps it (the server): no line when it is
+    /// closed, since such a command says what a read-only store means as it opens it.
+    pub fn kept_store(&self) -> Result<Option<Store>> {
+        if self.no_cache {
+            return Ok(None);
+        }
+        self.open_store().map(Some)
+    }
+
     /// The answer store, for the commands that exist to read it.
     pub fn required_store(&self, command: &str, no_cache: bool) -> Result<Store> {
         self.refuse_no_cache(command, no_cache)?;

@@ -124,6 +124,24 @@ pub enum StoreError {
     },
 }
 
+impl StoreError {
+    /// True when the error says the file given as the store is not one knights can use (the
+    /// user's input, as a front end sees it) rather than the work failing. Every front end
+    /// that meets it, whatever wrapped it, exits the same way.
+    pub fn is_bad_input(&self) -> bool {
+        matches!(
+            self,
+            StoreError::NotADatabase { .. }
+                | StoreError::NotAFile { .. }
+                | StoreError::Foreign { .. }
+                | StoreError::NewerSchema { .. }
+                | StoreError::MissingDirectory { .. }
+                | StoreError::Empty { .. }
+                | StoreError::Damaged { .. }
+        )
+    }
+}
+
 /// Turns an SQLite failure into a store error, recognising files that are not databases and
 /// damaged ones.
 pub(super) fn classify(path: &str, context: &'static str, e: rusqlite::Error) -> StoreError {

@@ -1127,6 +1127,42 @@ fn a_read_only_store_is_said_once_when_the_server_starts() {
     assert!(after == before, "the store was changed");
 }
 
+/// A store on a full disk: the server says so once, when it starts, serves what the store
+/// holds and computes the rest without keeping it; the store is left as it was.
+#[test]
+fn a_store_on_a_full_disk_is_said_once_when_the_server_starts() {
+    let store = TestStore::new();
+    // The disk goes before the store's directory is removed (dropped in reverse order).
+    let Some(disk) = crate::util::SmallDisk::mount_over(store.dir.path(), "1m") else {
+        println!("note: cannot mount a tmpfs here (not root?); the full-disk test is skipped");
+        return;
+    };
+    store.run(&["count", "5", "4", "0", "0"]);
+    disk.fill();
+    let before = std::fs::read(store.path()).unwrap();
+    let shown = store.path().display().to_string();
+    let server = Server::start_on(crate::util::process(), store, &[]);
+    let stored = server.get("/api/count?rows=5&cols=4&row=0&col=0");
+    assert_eq!(stored.status, 200, "{}", stored.body);
+    assert_eq!(stored.json()["count"], "32", "{}", stored.body);
+    let new = server.get("/api/count?rows=5&cols=5&row=2&col=2");
+    assert_eq!(new.status, 200, "{}", new.body);
+    assert_eq!(new.json()["count"], "64", "{}", new.body);
+    let after = std::fs::read(server.store.path()).unwrap();
+    let (code, stderr) = server.interrupt();
+    assert_eq!(code, Some(0), "{stderr}");
+    let warning = format!(
+        "warning: the answer store {shown} is on a full disk: it is only read; what the server computes is not saved, and is computed again when asked again"
+    );
+    assert_eq!(
+        stderr.lines().filter(|line| *line == warning).count(),
+        1,
+        "{stderr}"
+    );
+    assert_eq!(stderr.matches("full").count(), 1, "{stderr}");
+    assert!(after == before, "the store was changed");
+}
+
 /// A parameter's name or value of 50,000 characters is quoted in at most a line (40
 /// characters and "…"), as the command line quotes it.
 #[test]

@@ -1021,3 +1021,99 @@ fn an_endless_plan_line_is_refused_after_its_bound() {
             "line 1: the line is longer than 4096 bytes: not a plan's line",
         ));
 }
+
+/// Issue 45's planted merge: a worker's 8x8 pair (0, 0) to (0, 3) raised by 2 would have made
+/// the merge store a total of 19591828170979936 (OEIS A165134 is 19591828170979904). The
+/// worker's store is the 8x8 pairs knights ships, imported, then edited behind its back: the
+/// merge is refused in one line naming the file and the record, and no store is made; put
+/// back, the same merge goes through.
+#[test]
+fn an_eight_by_eight_merge_with_a_raised_pair_is_refused() {
+    let test = TestStore::new();
+    let plan = test.dir.path().join("plan.txt");
+    test.knights()
+        .args(["shards", "plan", "8", "8", "--by", "pair", "-o"])
+        .arg(&plan)
+        .assert()
+        .success();
+    let worker = test.dir.path().join("worker.db");
+    let shipped = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data/8x8-pairs.csv");
+    crate::util::knights()
+        .arg("--db")
+        .arg(&worker)
+        .arg("import")
+        .arg(&shipped)
+        .assert()
+        .success();
+    let pair = "kind = 'between' AND rows = 8 AND cols = 8 AND row = 0 AND col = 0
+                AND to_row = 0 AND to_col = 3";
+    let was = set_count(&worker, pair, "53513623917028");
+    assert_eq!(was, "53513623917026");
+    let merge = || {
+        test.knights()
+            .args(["shards", "merge"])
+            .arg(&plan)
+            .arg("--from")
+            .arg(&worker)
+            .output()
+            .unwrap()
+    };
+    let refused = merge();
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "{}: open tours of 8x8 from (0, 0) to (0, 3): count 53513623917028 cannot be right: expected 53513623917026",
+            worker.display()
+        )),
+        "{stderr}"
+    );
+    assert!(!test.path().exists(), "the refused merge made a store");
+    set_count(&worker, pair, &was);
+    let merged = merge();
+    assert!(merged.status.success(), "{merged:?}");
+    let total = test
+        .knights()
+        .args(["count", "8", "8", "--total"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&total.stdout);
+    assert!(stdout.contains("19591828170979904"), "{stdout}");
+}
+
+/// A plan whose header claims more shards than its board has (100,000 for 5x5 by start) is
+/// refused from the header alone, in one line naming both, before any shard line is read.
+#[test]
+fn a_plan_header_that_miscounts_its_shards_is_refused() {
+    let test = TestStore::new();
+    let plan = test.dir.path().join("plan.txt");
+    test.knights()
+        .args(["shards", "plan", "5", "5", "-o"])
+        .arg(&plan)
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(&plan).unwrap();
+    let (header, rest) = text.split_once('\n').unwrap();
+    let claims: serde_json::Value = serde_json::from_str(header).unwrap();
+    let shards = claims["shards"].as_u64().unwrap();
+    let forged = header.replace(&format!("\"shards\":{shards}"), "\"shards\":100000");
+    assert_ne!(forged, header);
+    std::fs::write(&plan, format!("{forged}\n{rest}")).unwrap();
+    for command in ["status", "merge"] {
+        let output = test
+            .knights()
+            .args(["shards", command])
+            .arg(&plan)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{command}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(
+            stderr.contains("the header says 100000 shards of weight"),
+            "{stderr}"
+        );
+        assert!(stderr.contains(&format!("has {shards} shards")), "{stderr}");
+    }
+}

@@ -11,7 +11,7 @@ use num_bigint::BigUint;
 use predicates::str::contains;
 
 #[cfg(unix)]
-use crate::util::Reader;
+use crate::util::{Reader, SmallDisk};
 use crate::util::{Recounter, TestStore};
 
 /// The migrations applied to an empty database give the documented schema.
@@ -724,35 +724,6 @@ fn a_store_whose_last_pages_are_still_in_its_wal_opens_with_every_answer() {
     assert_eq!(integrity, "ok");
 }
 
-/// A tmpfs of our own under a temporary directory, unmounted when dropped.
-struct SmallDisk {
-    dir: tempfile::TempDir,
-}
-
-impl SmallDisk {
-    /// A mounted tmpfs of `size` (as root only); `None` where mounting is not allowed.
-    fn mount(size: &str) -> Option<SmallDisk> {
-        let dir = tempfile::tempdir().unwrap();
-        let mounted = Command::new("mount")
-            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
-            .arg(dir.path())
-            .stderr(Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success());
-        mounted.then_some(SmallDisk { dir })
-    }
-
-    fn path(&self) -> &std::path::Path {
-        self.dir.path()
-    }
-}
-
-impl Drop for SmallDisk {
-    fn drop(&mut self) {
-        let _ = Command::new("umount").arg(self.dir.path()).status();
-    }
-}
-
 /// A store on a full disk: a command that has to save says SQLite's cause once, in one line
 /// ("database or disk is full", not "…full: database or disk is full"), exit 1.
 #[test]
@@ -817,12 +788,7 @@ fn a_full_disk_is_read_only_and_says_so() {
         .success();
     let before = std::fs::read(&db).unwrap();
     let filler = disk.path().join("filler");
-    {
-        use std::io::Write;
-        let mut file = std::fs::File::create(&filler).unwrap();
-        while file.write_all(&[0x55; 4096]).is_ok() {}
-        while file.write_all(&[0x55]).is_ok() {}
-    }
+    disk.fill();
     let warned = |stderr: &str, unsaved: &str| {
         assert_eq!(stderr.lines().count(), 1, "{stderr}");
         assert!(
@@ -1195,4 +1161,38 @@ fn an_interrupted_precompute_counts_what_it_saved() {
         assert!(output.status.success(), "{stderr}");
         assert!(test.answers() > 100);
     }
+}
+
+/// A store with a page overwritten (SQLite reads it as malformed) gives every command the same
+/// one line and the same code, 2, whichever command reads the page: `query` used to exit 1
+/// where `count` exited 2.
+#[test]
+fn a_malformed_page_is_the_same_refusal_in_every_command() {
+    let test = TestStore::new();
+    for board in [["5", "5"], ["5", "6"], ["6", "6"]] {
+        test.knights().arg("count").args(board).assert().success();
+    }
+    let full = digest(&test.path());
+    let pages = full.len() / 4096;
+    assert!(pages >= 5, "the store has several pages");
+    let mut damaged = 0;
+    for page in 1..pages {
+        let mut bytes = full.clone();
+        bytes[page * 4096 + 50..page * 4096 + 2050].fill(0xff);
+        for args in [&["query"][..], &["count", "6", "6"], &["export"]] {
+            std::fs::write(test.path(), &bytes).unwrap();
+            let output = test.knights().args(args).output().unwrap();
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            if stderr.contains("is damaged") {
+                damaged += 1;
+                assert_eq!(
+                    output.status.code(),
+                    Some(2),
+                    "{args:?}, page {page}: {stderr}"
+                );
+                assert_eq!(stderr.lines().count(), 1, "{stderr}");
+            }
+        }
+    }
+    assert!(damaged > 0, "no page made a command find the store damaged");
 }

@@ -323,3 +323,53 @@ pub fn process() -> std::process::Command {
     cmd.env("KNIGHTS_NO_SHIPPED", "1");
     cmd
 }
+
+/// A tmpfs of our own, unmounted when dropped: under a temporary directory, or over a test's
+/// own directory (a [`TestStore`]'s), which is then left empty for its owner to remove.
+pub struct SmallDisk {
+    dir: PathBuf,
+    _owned: Option<tempfile::TempDir>,
+}
+
+impl SmallDisk {
+    /// A mounted tmpfs of `size` (as root only); `None` where mounting is not allowed.
+    pub fn mount(size: &str) -> Option<SmallDisk> {
+        let owned = tempfile::tempdir().unwrap();
+        let mut disk = SmallDisk::mount_over(owned.path(), size)?;
+        disk._owned = Some(owned);
+        Some(disk)
+    }
+
+    /// A tmpfs of `size` mounted over `dir`, one of the test's own temporary directories.
+    pub fn mount_over(dir: &std::path::Path, size: &str) -> Option<SmallDisk> {
+        let mounted = std::process::Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
+            .arg(dir)
+            .stderr(std::process::Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        mounted.then(|| SmallDisk {
+            dir: dir.to_path_buf(),
+            _owned: None,
+        })
+    }
+
+    /// Where it is mounted.
+    pub fn path(&self) -> &std::path::Path {
+        &self.dir
+    }
+
+    /// Fills the disk to its last byte with a file of its own.
+    pub fn fill(&self) {
+        use std::io::Write;
+        let mut file = std::fs::File::create(self.dir.join("filler")).unwrap();
+        while file.write_all(&[0x55; 4096]).is_ok() {}
+        while file.write_all(&[0x55]).is_ok() {}
+    }
+}
+
+impl Drop for SmallDisk {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("umount").arg(&self.dir).status();
+    }
+}

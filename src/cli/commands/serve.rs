@@ -137,11 +137,15 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
     let bound = serve::bind(args.bind)?;
     // Open the store once now: a file that is not a knights store stops the command here,
     // with the command's message, rather than in every request.
-    let opened = session.store()?;
+    let opened = session.kept_store()?;
     // Said once, here, as `count` says it: every answer computed will be computed again.
     if let Some(store) = opened.as_ref().filter(|store| store.is_read_only()) {
+        let why = match store.is_on_a_full_disk() {
+            true => "is on a full disk: it is only read",
+            false => "is read-only",
+        };
         eprintln!(
-            "warning: the answer store {} is read-only; what the server computes is not saved, and is computed again when asked again",
+            "warning: the answer store {} {why}; what the server computes is not saved, and is computed again when asked again",
             store.path()
         );
     }
