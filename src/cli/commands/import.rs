@@ -20,7 +20,7 @@ engine, an exact count that no theorem rules out, even where it counts tours bot
 the bound of the board's moves and within reach of an engine, a real time and a believable
 number of seconds; the same count as the store's; totals equal to the sum of their starts (in
 the file and the store together), and starts to the sum of their pairs (likewise, on boards with
-pairs in the file); and on boards of at most 30 squares the engines' own count.
+pairs in the file); and on boards of at most 36 squares the engines' own count.
 One bad record rejects the whole file, naming its line. The file is held whole while it is
 checked: one whose answers need more than the memory budget is refused at the line where they
 pass it. Each answer keeps where it came from:

@@ -181,7 +181,7 @@ stores as the plan's replicas), with the same count in every store that has it (
 and both stores are named, exit 2). Replicas come from different workers: one file under two
 names (a link) or a copy of a store (the same computations, at the same time in the same
 seconds) is refused naming both (exit 2). A worker's store is checked as an import is: a count that
-no theorem, parity or bound allows, that a recount refutes (boards of at most 30 squares), or
+no theorem, parity or bound allows, that a recount refutes (boards of at most 36 squares), or
 that differs from the store of --db is refused naming the record and its store (exit 2). Then
 the per-square table and the board's open total are stored in the store of --db (or
 $KNIGHTS_DB) as ordinary answers (source `merged from FILE`), all or nothing, and the table is
