@@ -17,6 +17,7 @@ use crate::question::Question;
 use crate::resolve::{self, EngineChoice, Resolution, Settings};
 use crate::serve::config::{Config, Limits};
 use crate::serve::jobs::{self, JobWork, Jobs, Place, Places};
+use crate::serve::pressure::Pressure;
 use crate::serve::reply::ApiError;
 use crate::serve::share::{Client, Shares};
 use crate::store::Store;
@@ -42,6 +43,8 @@ pub(super) struct Shared {
     pub(super) puzzles: Semaphore,
     /// Set when the server stops: ends the tour searches and puzzles.
     pub(super) stop: CancelFlag,
+    /// Whether clients wait to be accepted: long polls and waits for a turn make room.
+    pub(super) pressure: Arc<Pressure>,
 }
 
 /// The longest any request's work may take on the server (a tour from one square, a puzzle):
@@ -76,7 +79,7 @@ impl Drop for RequestWork {
 
 impl App {
     /// The state of a server run with `config`, stopped by `stop`.
-    pub fn new(config: &Config, stop: CancelFlag) -> Self {
+    pub fn new(config: &Config, stop: CancelFlag, pressure: Arc<Pressure>) -> Self {
         let jobs = config.limits.jobs.max(1);
         let places = Places::new(jobs, config.limits.client_jobs, config.memory);
         App(Arc::new(Shared {
@@ -89,6 +92,7 @@ impl App {
             tour_shares: Shares::new(config.limits.client_jobs.clamp(1, jobs)),
             puzzles: Semaphore::new(jobs.saturating_sub(1).max(1)),
             stop,
+            pressure,
         }))
     }
 
@@ -133,8 +137,16 @@ impl App {
         &self,
         client: Client,
     ) -> Result<(tokio::sync::SemaphorePermit<'_>, Place), ApiError> {
-        let until = tokio::time::Instant::now() + self.0.limits.wait;
-        let turn = match tokio::time::timeout_at(until, self.0.puzzles.acquire()).await {
+        let began = tokio::time::Instant::now();
+        let until = began + self.0.limits.wait;
+        // A wait ends at `until`, or sooner when clients wait to be accepted.
+        let turn = tokio::select! {
+            turn = tokio::time::timeout_at(until, self.0.puzzles.acquire()) => turn,
+            _ = self.0.pressure.make_room(began) => {
+                return Err(self.0.places.refusal(jobs::Work::Puzzle, client));
+            }
+        };
+        let turn = match turn {
             Ok(Ok(turn)) => turn,
             Ok(Err(_)) => {
                 return Err(ApiError::new(

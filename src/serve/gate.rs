@@ -26,6 +26,7 @@ use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
+use super::pressure::Activity;
 use super::reply::ApiError;
 use crate::echo::echo;
 
@@ -185,12 +186,17 @@ impl Gate {
 
 /// The gate as axum middleware (`from_fn_with_state`).
 pub async fn check(State(gate): State<Gate>, request: Request, next: Next) -> Response {
+    let activity = request.extensions().get::<Arc<Activity>>().cloned();
     let checked = match gate.check_host(&request).and(gate.check_origin(&request)) {
         Ok(()) => gate.read_body(request).await,
         Err(refused) => Err(refused),
     };
     match checked {
-        Ok(request) => next.run(request).await,
+        Ok(request) => {
+            // Read whole: from here the request is answered, not waited for.
+            let _answering = activity.as_ref().map(|activity| activity.answering());
+            next.run(request).await
+        }
         Err(refused) => {
             let mut response = refused.into_response();
             // What was not read of the request cannot be told from the next one.

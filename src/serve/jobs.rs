@@ -18,6 +18,7 @@ use std::time::{Duration, Instant};
 use axum::http::StatusCode;
 use tokio::sync::watch;
 
+use super::pressure::Pressure;
 use super::reply::ApiError;
 use super::share::Client;
 use super::threads::Lane;
@@ -114,7 +115,10 @@ impl Job {
     /// Waits until it ends or `timeout` passes, and says where it is then. A request that is
     /// dropped while it waits (its client hung up: axum drops the handler's future) leaves the
     /// job, as [`Job::leave`] does: the last client gone cancels it.
-    pub async fn wait(&self, timeout: Duration) -> JobState {
+    ///
+    /// Clients waiting to be accepted (`pressure`) end the wait early, past its grace: the
+    /// client is told where the job is and polls again.
+    pub async fn wait(&self, timeout: Duration, pressure: &Pressure) -> JobState {
         self.touch();
         self.waiting.fetch_add(1, Ordering::Relaxed);
         // Counted out however the request ends.
@@ -136,12 +140,15 @@ impl Job {
             answered: false,
         };
         let mut receiver = self.state.subscribe();
+        let began = tokio::time::Instant::now();
         // A timeout is the normal way out for a long job: the state says which it was.
-        let _ = tokio::time::timeout(
-            timeout,
-            receiver.wait_for(|state| !matches!(state, JobState::Running)),
-        )
-        .await;
+        tokio::select! {
+            _ = tokio::time::timeout(
+                timeout,
+                receiver.wait_for(|state| !matches!(state, JobState::Running)),
+            ) => {}
+            _ = pressure.make_room(began) => {}
+        }
         waiting.answered = true;
         self.state()
     }

@@ -24,6 +24,7 @@ mod gate;
 mod jobs;
 mod page;
 mod params;
+mod pressure;
 mod render;
 mod reply;
 mod routes;
@@ -93,6 +94,7 @@ async fn accept(
     listener: tokio::net::TcpListener,
     router: axum::Router,
     bounds: Bounds,
+    pressure: std::sync::Arc<pressure::Pressure>,
     mut stopping: tokio::sync::watch::Receiver<bool>,
 ) {
     use hyper_util::rt::{TokioIo, TokioTimer};
@@ -104,9 +106,18 @@ async fn accept(
     let refusal: std::sync::Arc<[u8]> = shares.refusal().to_http1().into();
     let refusing = std::sync::Arc::new(tokio::sync::Semaphore::new(share::REFUSING));
     loop {
-        let permit = tokio::select! {
-            permit = open.clone().acquire_owned() => permit.expect("the semaphore is never closed"),
-            _ = stopped(&mut stopping) => break,
+        // Every connection taken: what only waits makes room (`pressure`) until one closes.
+        let permit = match open.clone().try_acquire_owned() {
+            Ok(permit) => permit,
+            Err(_) => {
+                pressure.set_full(true);
+                let permit = tokio::select! {
+                    permit = open.clone().acquire_owned() => permit.expect("the semaphore is never closed"),
+                    _ = stopped(&mut stopping) => break,
+                };
+                pressure.set_full(false);
+                permit
+            }
         };
         let (socket, peer) = tokio::select! {
             accepted = listener.accept() => match accepted {
@@ -135,9 +146,18 @@ async fn accept(
         };
         // Each request says which client sent it: the client's share of the places.
         let client = share::Client::of(peer.ip());
-        let service = TowerToHyperService::new(router.clone().layer(axum::Extension(client)));
+        // What the connection is doing, for making room: its requests say when they are
+        // answered (the gate, once a body is read).
+        let activity = pressure::Activity::new();
+        let service = TowerToHyperService::new(
+            router
+                .clone()
+                .layer(axum::Extension(client))
+                .layer(axum::Extension(activity.clone())),
+        );
         let mut stopping = stopping.clone();
         let header_timeout = bounds.header_timeout;
+        let pressure = pressure.clone();
         tokio::spawn(async move {
             let _held = (permit, share);
             let mut builder = hyper::server::conn::http1::Builder::new();
@@ -148,6 +168,8 @@ async fn accept(
             tokio::pin!(connection);
             tokio::select! {
                 _ = connection.as_mut() => {}
+                // Dropped: the socket is closed.
+                _ = activity.idle_under(&pressure) => {}
                 _ = stopped(&mut stopping) => {
                     connection.as_mut().graceful_shutdown();
                     let _ = connection.await;
@@ -199,7 +221,8 @@ impl Bound {
     pub fn run(self, config: Config, stop: &CancelFlag) -> Result<(), ServeError> {
         let Bound { runtime, listener } = self;
         let result = runtime.block_on(async {
-            let app = app::App::new(&config, CancelFlag::new());
+            let pressure = pressure::Pressure::new();
+            let app = app::App::new(&config, CancelFlag::new(), pressure.clone());
             tokio::spawn(app.clone().cancel_abandoned_jobs());
             let (stopped, stopping) = tokio::sync::watch::channel(false);
             let gate = gate::Gate::new(&config.hosts, config.limits.body_timeout);
@@ -210,7 +233,7 @@ impl Bound {
                 client_connections: config.limits.client_connections,
                 header_timeout: config.limits.header_timeout,
             };
-            let serving = tokio::spawn(accept(listener, router, bounds, stopping));
+            let serving = tokio::spawn(accept(listener, router, bounds, pressure, stopping));
             while !stop.is_cancelled() && !serving.is_finished() {
                 tokio::time::sleep(STOP_POLL).await;
             }

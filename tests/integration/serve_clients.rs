@@ -427,3 +427,78 @@ fn a_server_that_cannot_listen_makes_no_store_directory() {
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(!data.exists(), "the store's directory was made: {data:?}");
 }
+
+/// Clients spread over several addresses, each within its share, take every connection with
+/// sockets that only wait (long polls, bodies that never come, nothing, half a head) and
+/// timeouts far longer than anyone's patience: what only waits makes room after a second, so
+/// that another client is answered; a long poll is told where its job is, not cut.
+#[test]
+fn clients_that_only_wait_make_room_when_every_connection_is_taken() {
+    let server = Server::start(&[
+        "--max-connections",
+        "8",
+        "--max-client-connections",
+        "4",
+        "--header-timeout",
+        "120",
+        "--body-timeout",
+        "120",
+        "--wait",
+        "60",
+    ]);
+    assert_eq!(server.get(CACHED).status, 200);
+    // The long polls' job, started by yet another client.
+    let mut starter = server.connect_from("127.0.0.4");
+    starter
+        .write_all(
+            format!(
+                "GET {LONG}&wait=0 HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+                server.address
+            )
+            .as_bytes(),
+        )
+        .unwrap();
+    let job = Reply::read(&mut starter).expect("the job");
+    assert_eq!(job.status, 202, "{}", job.body);
+    drop(starter);
+    for (attack, sent) in ATTACKS {
+        // A long poll that is answered ends its connection, so that its answer can be read.
+        let sent = sent.replace("wait=3", "wait=60").replace(
+            "Host: 127.0.0.1\r\n",
+            "Host: 127.0.0.1\r\nConnection: close\r\n",
+        );
+        // Two clients, each at its share: every connection the server has.
+        let mut sockets: Vec<TcpStream> = ["127.0.0.2", "127.0.0.3"]
+            .iter()
+            .flat_map(|source| std::iter::repeat_n(*source, 4))
+            .map(|source| {
+                let mut socket = server.connect_from(source);
+                socket.write_all(sent.as_bytes()).unwrap();
+                socket
+            })
+            .collect();
+        // Answered, though every connection was taken by sockets whose timeouts are two
+        // minutes away (the reply is read with 15 s of patience).
+        let reply = server.get(CACHED);
+        assert_eq!(reply.status, 200, "during {attack}: {}", reply.body);
+        assert!(reply.body.contains("\"count\":\"32\""), "{}", reply.body);
+        if attack == "a long poll" {
+            // The polls that made room were told where the job is (202), or its total (200):
+            // answered, not cut. Any still waiting is not waited for here.
+            let told = sockets
+                .iter_mut()
+                .filter(|socket| {
+                    let mut socket: &TcpStream = socket;
+                    socket
+                        .set_read_timeout(Some(Duration::from_secs(3)))
+                        .unwrap();
+                    let mut raw = Vec::new();
+                    let _ = socket.read_to_end(&mut raw);
+                    let text = String::from_utf8_lossy(&raw);
+                    text.starts_with("HTTP/1.1 202") || text.starts_with("HTTP/1.1 200")
+                })
+                .count();
+            assert!(told >= 1, "no long poll was told where its job is");
+        }
+    }
+}

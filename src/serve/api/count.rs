@@ -96,7 +96,7 @@ pub(crate) async fn count_answer(
         .0
         .jobs
         .join_or_start(asked, client, app.work(questions))?;
-    match job.wait(request.wait).await {
+    match job.wait(request.wait, &app.0.pressure).await {
         JobState::Done(resolution) => render_count(asked, request.format, &resolution),
         JobState::Failed(error) => Err(error),
         JobState::Cancelled => Err(cancelled(&job)),

@@ -52,22 +52,35 @@ pub(crate) async fn tour_answer(
     let limit = app.0.limits.tour_time;
     // The client's share first (one more waits for one of its own to end; hanging up leaves),
     // so that one client's searches never hold every turn.
-    let _share = loop {
-        if let Some(share) = app.0.tour_shares.take_for(client) {
-            break share;
-        }
-        if app.0.stop.is_cancelled() {
-            return Err(ApiError::new(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "the server is stopping",
-            ));
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    };
-    let _turn =
-        app.0.tours.acquire().await.map_err(|_| {
+    // Its turn, unless clients wait to be accepted meanwhile: a waiting search makes room.
+    let began = tokio::time::Instant::now();
+    let turn = async {
+        let share = loop {
+            if let Some(share) = app.0.tour_shares.take_for(client) {
+                break share;
+            }
+            if app.0.stop.is_cancelled() {
+                return Err(ApiError::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "the server is stopping",
+                ));
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        };
+        let turn = app.0.tours.acquire().await.map_err(|_| {
             ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "the server is stopping")
         })?;
+        Ok((share, turn))
+    };
+    let (_share, _turn) = tokio::select! {
+        turn = turn => turn?,
+        _ = app.0.pressure.make_room(began) => {
+            return Err(ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "every tour search is taken while other clients wait to be served; ask again shortly",
+            ));
+        }
+    };
     // Between two squares the search keeps its own time (`--tour-seconds`); any other tour
     // has the server's longest. Either way it stops when its client goes.
     let work = app.request_work(
