@@ -17,7 +17,7 @@ use crate::board::Board;
 use crate::cancel::CancelFlag;
 use crate::error::Error;
 use crate::existence::no_tour_for;
-use crate::question::{Question, Shape, TourKind, check_pair};
+use crate::question::{Question, Shape, TourKind, check_between};
 use crate::resolve::{self, EngineChoice, Settings, beyond_every_engine};
 use crate::store::{Answer, AnswerFilter, Store};
 use crate::trust::provenance::{self, check_utc_timestamp};
@@ -258,7 +258,7 @@ fn answer_problems(answer: &Answer) -> Vec<String> {
         // The key as its fields hold it: it makes no canonical question.
         let canonical = match (q.start, q.end) {
             (Some(start), Some(end))
-                if q.board.contains(start) && check_pair(q.board, start, end).is_ok() =>
+                if q.board.contains(start) && check_between(q.board, start, end).is_ok() =>
             {
                 Question::between(q.board, start, end).to_string()
             }

@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use super::{BoardTotal, ClosedReport, Exporter, PairCount, StartCount};
+use super::{BoardTotal, ClosedReport, Exporter, BetweenCount, StartCount};
 use crate::count::CountTable;
 use crate::error::Error;
 use crate::store::Answer;
@@ -30,7 +30,7 @@ impl Exporter for CsvExporter {
         Ok(to_csv(&START_COLUMNS, [answer]))
     }
 
-    fn pair_count(&self, answer: &PairCount) -> Result<String, Error> {
+    fn between_count(&self, answer: &BetweenCount) -> Result<String, Error> {
         Ok(to_csv(
             &[
                 "rows", "cols", "row", "col", "to_row", "to_col", "kind", "count", "reason",

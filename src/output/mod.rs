@@ -106,7 +106,7 @@ impl StartCount {
 
 /// The number of open tours from one square to another (`count ... --to`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct PairCount {
+pub struct BetweenCount {
     /// Board rows.
     pub rows: u32,
     /// Board columns.
@@ -127,10 +127,10 @@ pub struct PairCount {
     pub reason: Option<String>,
 }
 
-impl PairCount {
+impl BetweenCount {
     /// The number of open tours from `start` to `end` on `board`.
     pub fn new(board: Board, start: Square, end: Square, count: BigUint) -> Self {
-        PairCount {
+        BetweenCount {
             rows: board.rows(),
             cols: board.cols(),
             row: start.row,
@@ -339,7 +339,7 @@ pub trait Exporter {
     /// One count from one start square.
     fn start_count(&self, answer: &StartCount) -> Result<String, Error>;
     /// One count of tours between two squares.
-    fn pair_count(&self, answer: &PairCount) -> Result<String, Error>;
+    fn between_count(&self, answer: &BetweenCount) -> Result<String, Error>;
     /// A per-square table and the board's totals.
     fn table(&self, table: &CountTable) -> Result<String, Error>;
     /// The closed tours of a board.

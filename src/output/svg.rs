@@ -5,7 +5,7 @@ use std::fmt::Write;
 use num_bigint::BigUint;
 use num_traits::{ToPrimitive, Zero};
 
-use super::{BoardTotal, ClosedReport, Exporter, PairCount, StartCount};
+use super::{BoardTotal, ClosedReport, Exporter, BetweenCount, StartCount};
 use crate::count::CountTable;
 use crate::error::Error;
 use crate::store::Answer;
@@ -26,7 +26,7 @@ impl Exporter for SvgExporter {
         Err(no_picture("a single count"))
     }
 
-    fn pair_count(&self, _: &PairCount) -> Result<String, Error> {
+    fn between_count(&self, _: &BetweenCount) -> Result<String, Error> {
         Err(no_picture("a single count"))
     }
 

@@ -2,7 +2,7 @@
 
 use std::fmt::Write;
 
-use super::{BoardTotal, ClosedReport, Exporter, PairCount, StartCount};
+use super::{BoardTotal, ClosedReport, Exporter, BetweenCount, StartCount};
 use crate::count::CountTable;
 use crate::error::Error;
 use crate::store::Answer;
@@ -118,7 +118,7 @@ impl Exporter for TextExporter {
         ))
     }
 
-    fn pair_count(&self, answer: &PairCount) -> Result<String, Error> {
+    fn between_count(&self, answer: &BetweenCount) -> Result<String, Error> {
         Ok(format!("{}\n", answer.count))
     }
 

@@ -235,7 +235,7 @@ pub fn count_from_each(
 }
 
 /// Counts the open tours from `from` to `to` on `board` by meeting in the middle, where the
-/// board can be cut so (see `meet::meet_pair`); `None` where it cannot. The pair is counted on
+/// board can be cut so (see `meet::meet_between`); `None` where it cannot. The pair is counted on
 /// its image under the board's symmetries whose halves the most pairs share: the half that no
 /// tour end enters (the same for every pair), the half with one end before the cut (the same
 /// for every pair with that end), or, for two ends near one corner, a half with both. With
@@ -258,8 +258,8 @@ pub fn count_between_meeting(
         return Ok(None);
     }
     widening!(
-        meet::meet_pair::<u64>(&all, from, to, halves, budget, cancel),
-        meet::meet_pair::<u128>(&all, from, to, halves, budget, cancel),
+        meet::meet_between::<u64>(&all, from, to, halves, budget, cancel),
+        meet::meet_between::<u128>(&all, from, to, halves, budget, cancel),
         count_meeting(board, FrontierMode::Between(from, to), limits),
     )
     .map(Some)

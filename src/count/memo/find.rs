@@ -45,7 +45,7 @@ pub fn find_open_tour_between(
     end: Square,
     cancel: CancelFlag,
 ) -> Result<Option<Vec<usize>>, Error> {
-    crate::question::check_pair(board, start, end)?;
+    crate::question::check_between(board, start, end)?;
     let mut finder = Finder::new(board, start, MemoryBudget::DEFAULT, cancel)?;
     if colour_forbids_start(board, start) || colour_forbids_start(board, end) {
         return Ok(None);

@@ -3,12 +3,12 @@
 //! the cut as `cut` does. The joins that walk every pair of top and bottom states
 //! (`oracle`) are kept as the tests' oracle.
 
+mod between;
 mod classes;
 mod cut;
 mod lookup;
 #[cfg(test)]
 mod oracle;
-mod pairs;
 mod saved;
 #[cfg(test)]
 mod tests;
@@ -28,7 +28,7 @@ use crate::count::frontier::window::state::{Codec, Word};
 use crate::error::Error;
 use crate::memory::MemoryBudget;
 
-pub(super) use self::pairs::meet_pair;
+pub(super) use self::between::meet_between;
 
 impl Plan {
     /// The meeting in the middle (see [`count_meeting`](super::count_meeting)).
