@@ -137,7 +137,7 @@ pub enum Shape {
     /// same from every square).
     Total,
     /// Open tours from one square.
-    From(Square),
+    Start(Square),
     /// Open tours from one square to another (directed: walked from the first).
     Between(Square, Square),
 }
@@ -261,7 +261,7 @@ impl Question {
     pub fn shape(&self) -> Shape {
         match (self.kind, self.start, self.end) {
             (TourKind::Open, Some(start), Some(end)) => Shape::Between(start, end),
-            (TourKind::Open, Some(start), None) => Shape::From(start),
+            (TourKind::Open, Some(start), None) => Shape::Start(start),
             _ => Shape::Total,
         }
     }

@@ -128,7 +128,7 @@ pub fn verify(
                 let (sum, complete) = trust::starts_sum(q.board, |s| counts.get(s).copied());
                 trust::check_total(&answer.count, &sum, complete)
             }
-            Shape::From(_) if with_pairs.contains(&q.board) => {
+            Shape::Start(_) if with_pairs.contains(&q.board) => {
                 let (sum, complete) = trust::pairs_sum(&q, |p| counts.get(p).copied());
                 trust::check_start(&answer.count, &sum, complete)
             }
@@ -154,7 +154,7 @@ pub fn verify(
     // Boards whose total is not stored but published: their stored starts against it.
     let open_boards: std::collections::BTreeSet<Board> = counts
         .keys()
-        .filter(|q| q.kind == TourKind::Open && matches!(q.shape(), Shape::From(_)))
+        .filter(|q| q.kind == TourKind::Open && matches!(q.shape(), Shape::Start(_)))
         .map(|q| q.board)
         .collect();
     for board in open_boards {

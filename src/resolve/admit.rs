@@ -333,7 +333,7 @@ fn check_together(
             let starts: BTreeSet<Question> = first
                 .keys()
                 .chain(stored.keys())
-                .filter(|q| q.board == board && matches!(q.shape(), Shape::From(_)))
+                .filter(|q| q.board == board && matches!(q.shape(), Shape::Start(_)))
                 .copied()
                 .collect();
             checks.extend(starts.into_iter().map(|start| (start, Parts::Pairs)));

@@ -155,7 +155,7 @@ impl Resolution {
             .filter(|a| {
                 a.question.board == answer.question.board
                     && a.question.kind == TourKind::Open
-                    && matches!(a.question.shape(), Shape::From(_))
+                    && matches!(a.question.shape(), Shape::Start(_))
             })
             .map(|a| a.engine.as_str())
             .find(|e| *e != THEOREM)
@@ -206,7 +206,7 @@ pub fn estimated_work(question: &Question) -> u64 {
         return 0;
     }
     match question.shape() {
-        Shape::From(start) => crate::count::frontier::relative_cost(question.board, start, None),
+        Shape::Start(start) => crate::count::frontier::relative_cost(question.board, start, None),
         Shape::Between(start, end) => {
             crate::count::frontier::relative_cost(question.board, start, Some(end))
         }

@@ -439,7 +439,7 @@ pub fn floor(question: &Question) -> Option<(Floor, Board)> {
     let (closed, from) = closed_floor(question.board)?;
     let floor = match (question.kind, question.shape()) {
         (TourKind::Closed, _) => closed,
-        (TourKind::Open, Shape::From(_)) => closed,
+        (TourKind::Open, Shape::Start(_)) => closed,
         (TourKind::Open, Shape::Total) => closed.times(question.board.squares()),
         (TourKind::Open, Shape::Between(..)) => return None,
     };

@@ -221,7 +221,7 @@ impl Parts {
     pub fn of(question: &Question) -> Option<Parts> {
         match (question.kind, question.shape()) {
             (TourKind::Open, Shape::Total) => Some(Parts::Starts),
-            (TourKind::Open, Shape::From(_)) => Some(Parts::Pairs),
+            (TourKind::Open, Shape::Start(_)) => Some(Parts::Pairs),
             _ => None,
         }
     }
@@ -368,7 +368,7 @@ pub fn tour_bound(question: &Question) -> BigUint {
     let from = |degree: usize| &product / later(degree) * first(degree);
     let moves = match (question.kind, question.shape()) {
         // A pair's tours are some of its start's: the start's bound holds for them.
-        (TourKind::Open, Shape::From(start) | Shape::Between(start, _)) => {
+        (TourKind::Open, Shape::Start(start) | Shape::Between(start, _)) => {
             from(degree_of(board, start))
         }
         (TourKind::Open, Shape::Total) => degrees

@@ -74,7 +74,7 @@ pub fn check_engine(question: &Question, engine: &str) -> Result<(), EngineFault
         return Err(EngineFault::Unknown(engine.to_string()));
     }
     let open_total = question.is_open_total();
-    let open_start = question.kind == TourKind::Open && matches!(question.shape(), Shape::From(_));
+    let open_start = question.kind == TourKind::Open && matches!(question.shape(), Shape::Start(_));
     if engine == SUM && !open_total && !open_start {
         Err(EngineFault::NotASum(*question))
     } else if open_total && counts_starts_only(engine) {

@@ -374,7 +374,7 @@ mod tests {
         };
         for (rows, cols) in boards {
             let board = Board::new(rows, cols).unwrap();
-            let all = Plan::new(board, FrontierMode::OpenAll, Purpose::Meet).unwrap();
+            let all = Plan::new(board, FrontierMode::Total, Purpose::Meet).unwrap();
             let dir = tempfile::tempdir().unwrap();
             for from in board.all_squares() {
                 for to in board.all_squares().filter(|&t| t > from) {
@@ -404,7 +404,7 @@ mod tests {
     #[test]
     fn eight_by_eight_pairs_share_few_halves() {
         let board = Board::new(8, 8).unwrap();
-        let all = Plan::new(board, FrontierMode::OpenAll, Purpose::Meet).unwrap();
+        let all = Plan::new(board, FrontierMode::Total, Purpose::Meet).unwrap();
         let mut halves = std::collections::BTreeMap::new();
         let mut joins = std::collections::BTreeMap::new();
         let mut pairs = std::collections::BTreeSet::new();
@@ -461,7 +461,7 @@ mod tests {
         } else {
             (Board::new(4, 6).unwrap(), 5)
         };
-        let all = Plan::new(board, FrontierMode::OpenAll, Purpose::Meet).unwrap();
+        let all = Plan::new(board, FrontierMode::Total, Purpose::Meet).unwrap();
         let pairs: Vec<(Square, Square)> = board
             .all_squares()
             .flat_map(|from| board.all_squares().map(move |to| (from, to)))
@@ -497,7 +497,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let cancel = CancelFlag::new();
         let board = Board::new(6, 6).unwrap();
-        let all = Plan::new(board, FrontierMode::OpenAll, Purpose::Meet).unwrap();
+        let all = Plan::new(board, FrontierMode::Total, Purpose::Meet).unwrap();
         let (from, to) = (Square::new(0, 0), Square::new(5, 4));
         let count = |dir: &Path| {
             meet_between::<u64>(&all, from, to, Some(dir), MemoryBudget::DEFAULT, &cancel)

@@ -222,7 +222,7 @@ fn meet_starts_word<Wd: Word, T: Tally + Into<u128> + Copy>(
         let count = if v >= lo {
             all.lookup(&halves, &halves, rules(1 << (v - lo)), cancel)?
         } else {
-            let from = Plan::new(asked, FrontierMode::OpenFrom(all.square(v)), Purpose::Meet)?;
+            let from = Plan::new(asked, FrontierMode::Start(all.square(v)), Purpose::Meet)?;
             let layer = from.top_half::<Wd, T>(budget, cancel, &mut stats)?;
             let tops = from.classes::<Wd, T>(layer, &codec, cut, offset, true)?;
             all.lookup(&tops, &halves, rules(0), cancel)?

@@ -179,8 +179,8 @@ impl Plan {
             TourKind::Open
         };
         let question = match self.mode {
-            FrontierMode::Closed | FrontierMode::OpenAll => Question::total(asked, kind),
-            FrontierMode::OpenFrom(start) => Question::from_start(asked, start, kind),
+            FrontierMode::Closed | FrontierMode::Total => Question::total(asked, kind),
+            FrontierMode::Start(start) => Question::from_start(asked, start, kind),
             FrontierMode::Between(from, to) => Question::between(asked, from, to),
         };
         let bound = crate::trust::tour_bound(&question);
