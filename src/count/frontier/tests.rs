@@ -367,10 +367,7 @@ fn compact_layers_hold_what_one_hash_map_holds() {
                             layer,
                             &step,
                             v,
-                            crate::count::frontier::pass::layer::Limits {
-                                budget: MemoryBudget::DEFAULT,
-                                cancel: &cancel,
-                            },
+                            &Limits::new(MemoryBudget::DEFAULT, &cancel),
                             &mut stats,
                         )
                         .unwrap();

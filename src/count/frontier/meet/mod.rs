@@ -22,7 +22,8 @@ use super::sweep::Sweep;
 use crate::board::Square;
 use crate::cancel::CancelFlag;
 use crate::count::frontier::counts::tally::Tally;
-use crate::count::frontier::pass::layer::{Layer, Limits, by_word, first_layer};
+use crate::count::Limits;
+use crate::count::frontier::pass::layer::{Layer, by_word, first_layer};
 use crate::count::frontier::window::WindowSweep;
 use crate::count::frontier::window::state::{Codec, Word};
 use crate::error::Error;
@@ -144,11 +145,12 @@ impl Plan {
         let codec = Codec::new(self.k);
         let sweep = WindowSweep::<Wd>::new(self, &codec, self.h..=self.h);
         let mut layer = first_layer::<T>(sweep.initial(), self.w);
+        let limits = Limits::new(budget, cancel);
         for v in 0..=last {
             cancel.check()?;
             let step = sweep.step(v);
             layer = self
-                .advance(&sweep, layer, &step, v, Limits { budget, cancel }, stats)?
+                .advance(&sweep, layer, &step, v, &limits, stats)?
                 .0;
             let states = layer.states();
             cancel.report_pass(v as u64 + 1, last as u64 + 1, states);
