@@ -319,7 +319,7 @@ fn pairs_meet_in_the_middle() {
     }
 }
 
-/// Every layer the engine builds (hash maps while filled, arrays once full, on both cores) holds
+/// Every layer the engine builds (hash maps while filled, arrays once full, on all threads) holds
 /// the states and counts of one plain map filled square by square on one thread, for the whole
 /// board and for meeting halves, every mode.
 #[test]

@@ -1,5 +1,5 @@
 //! Layers: a layer maps each state to its number of ways, split into shards by key; each square
-//! turns one layer into the next, on both cores. A layer being filled is a hash map a shard,
+//! turns one layer into the next, on all threads. A layer being filled is a hash map a shard,
 //! where equal states meet; once full, each shard is kept as two plain arrays (keys and counts,
 //! 16 bytes a state with 64-bit counts), which is all that reading it needs.
 
@@ -129,7 +129,7 @@ impl<T> IntoIterator for Shard<T> {
     }
 }
 
-/// Layers are split into at least this many shards, by key, so that both cores can fill one
+/// Layers are split into at least this many shards, by key, so that all threads can fill one
 /// layer and each shard is freed as soon as it has been read.
 const MIN_SHARDS: usize = 64;
 
