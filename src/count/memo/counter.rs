@@ -9,7 +9,7 @@ use crate::board::{Board, Square, Symmetry};
 use crate::cancel::CancelFlag;
 use crate::count::CountTable;
 use crate::count::Limits;
-use crate::count::fixed::FixedSteps;
+use crate::count::memo::givens::FixedSteps;
 use crate::error::Error;
 use crate::existence::colour_forbids_start;
 use crate::graph::{KnightGraph, SquareSet, bit};

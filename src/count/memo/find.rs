@@ -6,7 +6,7 @@
 use crate::board::{Board, Square};
 use crate::cancel::CancelFlag;
 use crate::count::Limits;
-use crate::count::fixed::FixedSteps;
+use crate::count::memo::givens::FixedSteps;
 use crate::error::Error;
 use crate::existence::colour_forbids_start;
 use crate::graph::{SquareSet, bit};
