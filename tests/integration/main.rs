@@ -8,12 +8,12 @@ mod closed;
 mod data;
 #[cfg(unix)] // the examples run through a shell script
 mod docs;
-mod engine;
 mod files;
 mod frontier;
 mod input;
 mod known;
 mod limits;
+mod memo_vs_reference;
 mod pairs;
 mod puzzle;
 mod refusals;
