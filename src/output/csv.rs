@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use super::{BoardTotal, ClosedReport, Exporter, BetweenCount, StartCount};
+use super::records::{BetweenCount, BoardTotal, ClosedReport, Exporter, StartCount};
 use crate::count::CountTable;
 use crate::error::Error;
 use crate::store::Answer;
@@ -82,6 +82,9 @@ impl Exporter for CsvExporter {
     }
 
     fn answers(&self, answers: &[Answer]) -> Result<String, Error> {
-        Ok(super::stream::answers_text(super::Format::Csv, answers))
+        Ok(super::stream::answers_text(
+            super::records::Format::Csv,
+            answers,
+        ))
     }
 }

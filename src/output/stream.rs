@@ -7,7 +7,8 @@
 
 use std::io::{self, Write};
 
-use super::{AnswerRecord, Format};
+use super::columns::pad;
+use super::records::{AnswerRecord, Format};
 use crate::store::{ANSWER_COLUMNS, Answer};
 
 /// The columns of a table of stored answers, and which are aligned on the left.
@@ -115,7 +116,7 @@ impl AnswerStream {
             if i > 0 {
                 line.push_str("  ");
             }
-            super::text::pad(&mut line, cell, width, left);
+            pad(&mut line, cell, width, left);
         }
         let mut line = line.trim_end().to_string();
         line.push('\n');

@@ -5,7 +5,7 @@ use std::fmt::Write;
 use num_bigint::BigUint;
 use num_traits::{ToPrimitive, Zero};
 
-use super::{BoardTotal, ClosedReport, Exporter, BetweenCount, StartCount};
+use super::records::{BetweenCount, BoardTotal, ClosedReport, Exporter, StartCount};
 use crate::count::CountTable;
 use crate::error::Error;
 use crate::store::Answer;
