@@ -9,8 +9,8 @@ use std::path::Path;
 
 use num_bigint::BigUint;
 
-use super::Join;
 use super::classes::{Bottoms, CutClasses, mirror_cut_squares};
+use super::cut::Join;
 use super::lookup::JoinRules;
 use super::saved::{self, SavedCount};
 use crate::board::{Square, Symmetry};

@@ -8,10 +8,10 @@ pub(crate) mod periodic;
 use num_bigint::BigUint;
 
 use crate::cancel::CancelFlag;
+use crate::count::Limits;
 use crate::count::frontier::boundary::BoundarySweep;
 use crate::count::frontier::counts::residue::primes_for;
 use crate::count::frontier::counts::tally::Tally;
-use crate::count::Limits;
 use crate::count::frontier::pass::layer::{Layer, by_word, first_layer, widening};
 use crate::count::frontier::pass::periodic::{
     MAX_PERIOD, Period, PeriodCounts, Rayon, SquareTransfer,
