@@ -10,7 +10,7 @@ use serde_json::value::RawValue;
 
 use crate::count::CountTable;
 use crate::output::{
-    BoardTotal, ClosedReport, Format, HeatScale, BetweenCount, StartCount, TableReport,
+    BetweenCount, BoardTotal, ClosedReport, Format, HeatScale, StartCount, TableReport,
     legend_colours, to_json,
 };
 use crate::question::TourKind;
@@ -232,7 +232,9 @@ pub(super) fn count_json(view: View, resolution: &Resolution) -> Result<String, 
         // heatmap to read.
         View::Closed(board) => reply(&ClosedReport::new(board, &count), None),
         View::Total(board) => reply(&BoardTotal::new(board, TourKind::Open, &count), None),
-        View::Between(board, start, end) => reply(&BetweenCount::new(board, start, end, count), None),
+        View::Between(board, start, end) => {
+            reply(&BetweenCount::new(board, start, end, count), None)
+        }
     })
 }
 

@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use anyhow::Result;
 use knights::existence;
-use knights::output::{BoardTotal, ClosedReport, Format, BetweenCount, StartCount};
+use knights::output::{BetweenCount, BoardTotal, ClosedReport, Format, StartCount};
 use knights::question::{Question, TourKind};
 use knights::resolve;
 use knights::view::View;
@@ -130,7 +130,9 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
     };
     if args.explain && format == Format::Table {
         let why = match view {
-            View::Between(board, start, end) => existence::explain_between(board, start, end, count),
+            View::Between(board, start, end) => {
+                existence::explain_between(board, start, end, count)
+            }
             _ => existence::explain(board, kind, start, count),
         };
         text.push_str(&format!("why: {why}\n"));
