@@ -1,6 +1,8 @@
 //! The integration tests, in one binary (as ripgrep does): the engine against the reference
 //! counter and published counts, the board's symmetries, the command line end to end, and the
 //! server's API.
+// A test that cannot run here (no root, no tmpfs) says so on its output and passes.
+#![allow(clippy::print_stdout, clippy::print_stderr)]
 
 mod anchors;
 mod cli;

@@ -406,7 +406,6 @@ mod tests {
         let board = Board::new(8, 8).unwrap();
         let all = Plan::new(board, FrontierMode::Total, Purpose::Meet).unwrap();
         let mut halves = std::collections::BTreeMap::new();
-        let mut joins = std::collections::BTreeMap::new();
         let mut pairs = std::collections::BTreeSet::new();
         for from in board.all_squares() {
             for to in board.all_squares() {
@@ -417,13 +416,6 @@ mod tests {
                 let pair = all.cheapest_image(from, to);
                 if !pairs.insert((pair.tops, pair.bottoms, pair.required)) {
                     continue;
-                }
-                *joins.entry(pair.cost(all.cut().0).0).or_insert(0) += 1;
-                if std::env::var_os("KNIGHTS_PRINT_PAIRS").is_some() {
-                    eprintln!(
-                        "PAIR {} {} {} {} {:?}",
-                        from.row, from.col, to.row, to.col, pair
-                    );
                 }
                 for kind in [pair.tops, pair.bottoms] {
                     let image = match kind {
@@ -446,7 +438,6 @@ mod tests {
         assert!(!halves.contains_key(&HalfKind::Any));
         assert!(one_end <= 12, "{halves:?}");
         assert!(both <= 10, "{halves:?}");
-        eprintln!("joins by kind {joins:?}; halves {halves:?}");
     }
 
     /// Pairs counted through a directory of saved halves, the first time (computing and saving
