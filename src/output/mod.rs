@@ -1,4 +1,4 @@
-//! Writing answers: one exporter per format (plain text, JSON, CSV, SVG pictures), OEIS
+//! Writing answers: one exporter per format (plain text, JSON, CSV), SVG pictures, OEIS
 //! b-files of a series, and how an answer was found in words ([`stats`]: `--stats`, the page).
 //!
 //! Counts are exact integers of up to 128 bits. JSON numbers above 2^53 lose digits in most
@@ -32,7 +32,7 @@ pub use self::records::{
     TableReport, TourFormat, TourRecord,
 };
 pub use self::svg::{
-    HeatScale, NUMBERS_UP_TO, SvgExporter, TOUR_COLOURS, TourColours, heatmap, legend_colours,
+    HeatScale, NUMBERS_UP_TO, TOUR_COLOURS, TourColours, heatmap, legend_colours, no_picture,
     puzzle_svg, puzzle_tour_svg, tour_svg, tour_svg_animated,
 };
 pub use self::text::TextExporter;
@@ -45,7 +45,6 @@ impl Format {
             Format::Table => Box::new(TextExporter),
             Format::Json => Box::new(JsonExporter),
             Format::Csv => Box::new(CsvExporter),
-            Format::Svg => Box::new(SvgExporter),
         }
     }
 }

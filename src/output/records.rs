@@ -285,8 +285,6 @@ pub enum Format {
     Json,
     /// CSV with a header line.
     Csv,
-    /// An SVG picture (per-square tables as heatmaps).
-    Svg,
 }
 
 impl From<crate::exchange::ExchangeFormat> for Format {
