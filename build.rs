@@ -3,6 +3,9 @@
 //! `.git` of this crate's own (a crates.io tarball, a copy) it is the version alone, and so it
 //! is in test and debug builds (see `main`).
 
+// Cargo reads a build script's directives from its standard output.
+#![allow(clippy::print_stdout)]
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

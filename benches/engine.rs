@@ -106,13 +106,13 @@ fn frontier_engine(c: &mut Criterion) {
     group.sample_size(10);
     group.measurement_time(Duration::from_secs(20));
     for (rows, cols, mode, name) in [
-        (5, 8, FrontierMode::OpenAll, "open total 5x8"),
+        (5, 8, FrontierMode::Total, "open total 5x8"),
         (6, 8, FrontierMode::Closed, "closed 6x8"),
         (3, 300, FrontierMode::Closed, "closed 3x300"),
         (
             6,
             6,
-            FrontierMode::OpenFrom(Square::new(0, 0)),
+            FrontierMode::Start(Square::new(0, 0)),
             "open 6x6 from a corner",
         ),
         (

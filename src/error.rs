@@ -6,7 +6,7 @@ use std::fmt;
 use crate::board::{Board, BoardError};
 use crate::input::InputError;
 use crate::memory::{SizeError, human_bytes};
-use crate::question::PairError;
+use crate::question::BetweenError;
 use crate::store::StoreError;
 
 /// Everything that can go wrong in the library.
@@ -18,7 +18,7 @@ pub enum Error {
 
     /// Two squares that make no question between two squares.
     #[error(transparent)]
-    Pair(#[from] PairError),
+    Between(#[from] BetweenError),
 
     /// A board with more squares than an engine can handle.
     #[error("the {board} board has {} squares; the {engine} engine handles at most {max_squares}", board.squares())]
@@ -355,7 +355,7 @@ impl Error {
         matches!(
             self,
             Error::Board(_)
-                | Error::Pair(_)
+                | Error::Between(_)
                 | Error::BoardTooLarge { .. }
                 | Error::BoardTooWide { .. }
                 | Error::BeyondEngines { .. }

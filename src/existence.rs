@@ -176,7 +176,7 @@ pub fn no_open_tour_between(board: Board, start: Square, end: Square) -> Option<
 pub fn no_tour_for(question: &Question) -> Option<NoTour> {
     match question.shape() {
         Shape::Between(start, end) => no_open_tour_between(question.board, start, end),
-        Shape::From(start) => no_tour(question.board, question.kind, Some(start)),
+        Shape::Start(start) => no_tour(question.board, question.kind, Some(start)),
         Shape::Total => no_tour(question.board, question.kind, None),
     }
 }

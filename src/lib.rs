@@ -17,17 +17,19 @@
 //! * [`error`]: the library's [`Error`], which wraps the board's, the input's, the store's and
 //!   the memory size's errors.
 //! * [`trust`]: what any count must satisfy — the theorems, parity, a bound from the board's
-//!   moves, totals equal to the sum of their starts — checked wherever a count is believed;
-//!   the one gate of answers read from a store ([`trust::served`]) and the rules of how an
-//!   answer is recorded ([`trust::provenance`]).
+//!   moves, totals equal to the sum of their starts, the counts known from elsewhere
+//!   ([`trust::known`]) and the floors they give ([`trust::floor`]) — checked wherever a count
+//!   is believed; the one gate of answers read from a store ([`trust::served`]) and the rules of
+//!   how an answer is recorded ([`trust::provenance`]).
 //! * [`cancel`]: stopping long work cleanly (Ctrl-C); [`graph`]: the knight graph of a board of
 //!   at most 64 squares, as bitsets.
-//! * [`count`]: the engines — the memoized engine ([`count::memo`]), the frontier engine
-//!   ([`count::frontier`], a transfer-matrix program over the board's rows) and the plain
-//!   reference counter ([`count::reference`]); [`tour`]: finding and checking tours, which uses
-//!   the engines' exact searches.
+//! * [`count`]: the engines — the memoized engine ([`count::memo`], a puzzle's givens as its
+//!   constraints in [`count::memo::givens`]), the frontier engine ([`count::frontier`], a
+//!   transfer-matrix program over the board's rows) and the plain reference counter
+//!   ([`count::reference`]); [`tour`]: finding and checking tours, which uses the engines'
+//!   exact searches.
 //! * [`exchange`]: the export file format read back (import), checked record by record before
-//!   the store sees it; [`output`]: writing answers as text tables, JSON, CSV or SVG pictures
+//!   the store sees it; [`output`]: writing answers as text tables, JSON or CSV, and SVG pictures
 //!   (which takes the file formats' names from [`exchange`]).
 //! * [`puzzle`]: knight's tour puzzles (a board with some step numbers given): read, solved,
 //!   counted and made by the memo engine with the given numbers as constraints, and written

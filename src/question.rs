@@ -137,16 +137,16 @@ pub enum Shape {
     /// same from every square).
     Total,
     /// Open tours from one square.
-    From(Square),
+    Start(Square),
     /// Open tours from one square to another (directed: walked from the first).
     Between(Square, Square),
 }
 
 /// Why two squares of a board make no question between two squares: the pair rule, checked
 /// here once. The start is checked as any start is ([`Board::check_square`]); each front end
-/// names the end its own way (an option, a parameter, a field) before [`PairError::predicate`].
+/// names the end its own way (an option, a parameter, a field) before [`BetweenError::predicate`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum PairError {
+pub enum BetweenError {
     /// The end is not a square of the board.
     #[error("the end {end} is {}", self.predicate())]
     Outside {
@@ -160,18 +160,18 @@ pub enum PairError {
     Same(Square),
 }
 
-impl PairError {
+impl BetweenError {
     /// What is wrong with the end, after its name and `is`: `outside the 5x5 board (rows 0 to
     /// 4, columns 0 to 4)`, `the start itself: a tour between two squares needs two different
     /// squares`.
     pub fn predicate(&self) -> String {
         match self {
-            PairError::Outside { board, .. } => format!(
+            BetweenError::Outside { board, .. } => format!(
                 "outside the {board} board (rows 0 to {}, columns 0 to {})",
                 board.rows() - 1,
                 board.cols() - 1
             ),
-            PairError::Same(_) => {
+            BetweenError::Same(_) => {
                 "the start itself: a tour between two squares needs two different squares".into()
             }
         }
@@ -252,8 +252,8 @@ impl Question {
     /// The canonical question between `start` and `end` ([`Question::between`]) once the pair
     /// rule holds: the end is a square of the board and not the start (the start must be one:
     /// it is checked as any start).
-    pub fn pair(board: Board, start: Square, end: Square) -> Result<Self, PairError> {
-        check_pair(board, start, end)?;
+    pub fn checked_between(board: Board, start: Square, end: Square) -> Result<Self, BetweenError> {
+        check_between(board, start, end)?;
         Ok(Question::between(board, start, end))
     }
 
@@ -261,7 +261,7 @@ impl Question {
     pub fn shape(&self) -> Shape {
         match (self.kind, self.start, self.end) {
             (TourKind::Open, Some(start), Some(end)) => Shape::Between(start, end),
-            (TourKind::Open, Some(start), None) => Shape::From(start),
+            (TourKind::Open, Some(start), None) => Shape::Start(start),
             _ => Shape::Total,
         }
     }
@@ -351,11 +351,11 @@ impl Question {
 }
 
 /// The pair rule: `end` is a square of `board` and not `start`.
-pub fn check_pair(board: Board, start: Square, end: Square) -> Result<(), PairError> {
+pub fn check_between(board: Board, start: Square, end: Square) -> Result<(), BetweenError> {
     if !board.contains(end) {
-        Err(PairError::Outside { board, end })
+        Err(BetweenError::Outside { board, end })
     } else if end == start {
-        Err(PairError::Same(end))
+        Err(BetweenError::Same(end))
     } else {
         Ok(())
     }

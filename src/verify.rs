@@ -17,7 +17,7 @@ use crate::board::Board;
 use crate::cancel::CancelFlag;
 use crate::error::Error;
 use crate::existence::no_tour_for;
-use crate::question::{Question, Shape, TourKind, check_pair};
+use crate::question::{Question, Shape, TourKind, check_between};
 use crate::resolve::{self, EngineChoice, Settings, beyond_every_engine};
 use crate::store::{Answer, AnswerFilter, Store};
 use crate::trust::provenance::{self, check_utc_timestamp};
@@ -128,7 +128,7 @@ pub fn verify(
                 let (sum, complete) = trust::starts_sum(q.board, |s| counts.get(s).copied());
                 trust::check_total(&answer.count, &sum, complete)
             }
-            Shape::From(_) if with_pairs.contains(&q.board) => {
+            Shape::Start(_) if with_pairs.contains(&q.board) => {
                 let (sum, complete) = trust::pairs_sum(&q, |p| counts.get(p).copied());
                 trust::check_start(&answer.count, &sum, complete)
             }
@@ -154,7 +154,7 @@ pub fn verify(
     // Boards whose total is not stored but published: their stored starts against it.
     let open_boards: std::collections::BTreeSet<Board> = counts
         .keys()
-        .filter(|q| q.kind == TourKind::Open && matches!(q.shape(), Shape::From(_)))
+        .filter(|q| q.kind == TourKind::Open && matches!(q.shape(), Shape::Start(_)))
         .map(|q| q.board)
         .collect();
     for board in open_boards {
@@ -258,7 +258,7 @@ fn answer_problems(answer: &Answer) -> Vec<String> {
         // The key as its fields hold it: it makes no canonical question.
         let canonical = match (q.start, q.end) {
             (Some(start), Some(end))
-                if q.board.contains(start) && check_pair(q.board, start, end).is_ok() =>
+                if q.board.contains(start) && check_between(q.board, start, end).is_ok() =>
             {
                 Question::between(q.board, start, end).to_string()
             }

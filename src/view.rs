@@ -8,7 +8,7 @@ use num_bigint::BigUint;
 use crate::board::{Board, Square};
 use crate::count::CountTable;
 use crate::error::Error;
-use crate::question::{PairError, Question, TourKind};
+use crate::question::{BetweenError, Question, TourKind};
 use crate::resolve::{self, Resolution, Settings};
 
 /// The largest per-square table looked up in the store when no engine would count it.
@@ -25,15 +25,15 @@ pub enum View {
     /// The open totals alone (`count ROWS COLS --total`).
     Total(Board),
     /// Open tours from one square to another (`count ROWS COLS ROW COL --to ROW2 COL2`).
-    Pair(Board, Square, Square),
+    Between(Board, Square, Square),
 }
 
 impl View {
     /// The view of open tours between `start` and `end` on `board`, once the pair rule holds
-    /// ([`crate::question::check_pair`]).
-    pub fn pair(board: Board, start: Square, end: Square) -> Result<View, PairError> {
-        crate::question::check_pair(board, start, end)?;
-        Ok(View::Pair(board, start, end))
+    /// ([`crate::question::check_between`]).
+    pub fn between(board: Board, start: Square, end: Square) -> Result<View, BetweenError> {
+        crate::question::check_between(board, start, end)?;
+        Ok(View::Between(board, start, end))
     }
 
     /// The board shown.
@@ -43,7 +43,7 @@ impl View {
             | View::Table(board)
             | View::Closed(board)
             | View::Total(board)
-            | View::Pair(board, ..) => board,
+            | View::Between(board, ..) => board,
         }
     }
 
@@ -53,7 +53,7 @@ impl View {
             View::Start(board, square, kind) => Question::from_start(board, square, kind),
             View::Closed(board) => Question::total(board, TourKind::Closed),
             View::Total(board) | View::Table(board) => Question::total(board, TourKind::Open),
-            View::Pair(board, start, end) => Question::between(board, start, end),
+            View::Between(board, start, end) => Question::between(board, start, end),
         }
     }
 

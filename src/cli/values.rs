@@ -20,13 +20,14 @@ pub enum CountFormatArg {
     Svg,
 }
 
-impl From<CountFormatArg> for Format {
-    fn from(arg: CountFormatArg) -> Self {
-        match arg {
-            CountFormatArg::Table => Format::Table,
-            CountFormatArg::Json => Format::Json,
-            CountFormatArg::Csv => Format::Csv,
-            CountFormatArg::Svg => Format::Svg,
+impl CountFormatArg {
+    /// The exporter's format, or `None` for a picture (a heatmap, which only a table has).
+    pub fn format(self) -> Option<Format> {
+        match self {
+            CountFormatArg::Table => Some(Format::Table),
+            CountFormatArg::Json => Some(Format::Json),
+            CountFormatArg::Csv => Some(Format::Csv),
+            CountFormatArg::Svg => None,
         }
     }
 }

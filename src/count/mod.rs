@@ -1,7 +1,6 @@
 //! Counting knight's tours: the memoized engine, the frontier engine and the plain reference
 //! counter.
 
-pub mod fixed;
 pub mod frontier;
 pub mod memo;
 pub mod reference;

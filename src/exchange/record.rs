@@ -10,7 +10,7 @@ use crate::board::{Board, Square};
 use crate::echo::echo;
 use crate::input::{InputError, MAX_FIELD_CHARS, MAX_QUERIES, max_count_digits};
 use crate::memory::{MemoryBudget, human_bytes};
-use crate::question::{AnswerKind, PairError, Question, Shape, TourKind};
+use crate::question::{AnswerKind, BetweenError, Question, Shape, TourKind};
 use crate::store::{ANSWER_COLUMNS, Answer, EngineName, SUM};
 use crate::trust;
 use crate::trust::provenance::{self, check_utc_timestamp, seconds_in_range};
@@ -265,11 +265,11 @@ impl<'a> Record<'a> {
             return Ok(());
         };
         // A pair is canonical as a pair, not square by square.
-        let pair = Question::pair(board, square, end).map_err(|e| match e {
-            PairError::Outside { .. } => {
+        let pair = Question::checked_between(board, square, end).map_err(|e| match e {
+            BetweenError::Outside { .. } => {
                 self.err(format!("the end {end} is outside the {board} board"))
             }
-            PairError::Same(_) => self.err(format!(
+            BetweenError::Same(_) => self.err(format!(
                 "the start and the end are both {square}: a pair needs two squares"
             )),
         })?;

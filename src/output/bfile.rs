@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use super::BoardTotal;
+use super::records::BoardTotal;
 
 /// A series of boards `ROWS x n` as a b-file, one line `n a(n)` per board in the order given:
 /// n the number of columns, a(n) the count undirected (each open path once, each closed tour

@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use super::{BoardTotal, ClosedReport, Exporter, PairCount, StartCount};
+use super::records::{BetweenCount, BoardTotal, ClosedReport, Exporter, StartCount};
 use crate::count::CountTable;
 use crate::error::Error;
 use crate::store::Answer;
@@ -30,7 +30,7 @@ impl Exporter for CsvExporter {
         Ok(to_csv(&START_COLUMNS, [answer]))
     }
 
-    fn pair_count(&self, answer: &PairCount) -> Result<String, Error> {
+    fn between_count(&self, answer: &BetweenCount) -> Result<String, Error> {
         Ok(to_csv(
             &[
                 "rows", "cols", "row", "col", "to_row", "to_col", "kind", "count", "reason",
@@ -82,6 +82,9 @@ impl Exporter for CsvExporter {
     }
 
     fn answers(&self, answers: &[Answer]) -> Result<String, Error> {
-        Ok(super::stream::answers_text(super::Format::Csv, answers))
+        Ok(super::stream::answers_text(
+            super::records::Format::Csv,
+            answers,
+        ))
     }
 }

@@ -1,6 +1,6 @@
 //! JSON: one compact object per answer, counts as strings of decimal digits.
 
-use super::{BoardTotal, ClosedReport, Exporter, PairCount, StartCount, TableReport};
+use super::records::{BetweenCount, BoardTotal, ClosedReport, Exporter, StartCount, TableReport};
 use crate::count::CountTable;
 use crate::error::Error;
 use crate::store::Answer;
@@ -34,7 +34,7 @@ impl Exporter for JsonExporter {
         Ok(to_json(answer))
     }
 
-    fn pair_count(&self, answer: &PairCount) -> Result<String, Error> {
+    fn between_count(&self, answer: &BetweenCount) -> Result<String, Error> {
         Ok(to_json(answer))
     }
 
@@ -58,6 +58,9 @@ impl Exporter for JsonExporter {
     }
 
     fn answers(&self, answers: &[Answer]) -> Result<String, Error> {
-        Ok(super::stream::answers_text(super::Format::Json, answers))
+        Ok(super::stream::answers_text(
+            super::records::Format::Json,
+            answers,
+        ))
     }
 }

@@ -18,7 +18,7 @@ pub fn how(answer: &Answer, engine: &str, from_store: bool) -> String {
         // A start's sum is of its pairs (a merged plan by pair): no engine counted the
         // start as such, and its pairs' engines are not among these answers.
         let (parts, by) = match answer.question.shape() {
-            Shape::From(_) => ("its pairs (the tours to each end square)", String::new()),
+            Shape::Start(_) => ("its pairs (the tours to each end square)", String::new()),
             _ => ("its starts", format!(", made by the {engine} engine")),
         };
         format!(

@@ -7,7 +7,8 @@
 
 use std::io::{self, Write};
 
-use super::{AnswerRecord, Format};
+use super::columns::pad;
+use super::records::{AnswerRecord, Format};
 use crate::store::{ANSWER_COLUMNS, Answer};
 
 /// The columns of a table of stored answers, and which are aligned on the left.
@@ -33,16 +34,13 @@ pub struct AnswerStream {
 }
 
 impl AnswerStream {
-    /// A listing in `format` (a table, JSON or CSV; `None` for a picture, which has no list).
-    pub fn new(format: Format) -> Option<Self> {
-        if format == Format::Svg {
-            return None;
-        }
-        Some(AnswerStream {
+    /// A listing in `format`.
+    pub fn new(format: Format) -> Self {
+        AnswerStream {
             format,
             widths: TABLE_HEADER.iter().map(|h| h.len()).collect(),
             written: 0,
-        })
+        }
     }
 
     /// Whether the listing needs every answer through [`AnswerStream::measure`] before the
@@ -73,7 +71,7 @@ impl AnswerStream {
                 out.write_all(self.table_line(&header).as_bytes())
             }
             Format::Csv => out.write_all(&csv_line(ANSWER_COLUMNS.iter().copied())),
-            Format::Json | Format::Svg => Ok(()),
+            Format::Json => Ok(()),
         }
     }
 
@@ -91,7 +89,6 @@ impl AnswerStream {
                 serde_json::to_writer(&mut *out, &AnswerRecord::from(answer))
                     .map_err(io::Error::other)?;
             }
-            Format::Svg => {}
         }
         self.written += 1;
         Ok(())
@@ -115,7 +112,7 @@ impl AnswerStream {
             if i > 0 {
                 line.push_str("  ");
             }
-            super::text::pad(&mut line, cell, width, left);
+            pad(&mut line, cell, width, left);
         }
         let mut line = line.trim_end().to_string();
         line.push('\n');
@@ -125,7 +122,7 @@ impl AnswerStream {
 
 /// The whole listing of `answers` as text (what the exporters' `answers` return).
 pub fn answers_text(format: Format, answers: &[Answer]) -> String {
-    let mut stream = AnswerStream::new(format).expect("a format with lists");
+    let mut stream = AnswerStream::new(format);
     for answer in answers {
         stream.measure(answer);
     }

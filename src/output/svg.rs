@@ -5,52 +5,16 @@ use std::fmt::Write;
 use num_bigint::BigUint;
 use num_traits::{ToPrimitive, Zero};
 
-use super::{BoardTotal, ClosedReport, Exporter, PairCount, StartCount};
 use crate::count::CountTable;
 use crate::error::Error;
-use crate::store::Answer;
 use crate::tour::Tour;
 
-/// Writes SVG: per-square tables as heatmaps (other answers have no picture).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct SvgExporter;
-
-fn no_picture(what: &str) -> Error {
+/// Why `what` (an answer other than a per-square table) cannot be drawn: SVG draws tables as
+/// heatmaps, and tours.
+pub fn no_picture(what: &str) -> Error {
     Error::Unsupported(format!(
         "SVG draws per-square tables (count ROWS COLS) and tours; {what} has no picture: use table, json or csv"
     ))
-}
-
-impl Exporter for SvgExporter {
-    fn start_count(&self, _: &StartCount) -> Result<String, Error> {
-        Err(no_picture("a single count"))
-    }
-
-    fn pair_count(&self, _: &PairCount) -> Result<String, Error> {
-        Err(no_picture("a single count"))
-    }
-
-    fn table(&self, table: &CountTable) -> Result<String, Error> {
-        Ok(heatmap(table))
-    }
-
-    fn closed_board(&self, _: &ClosedReport) -> Result<String, Error> {
-        Err(no_picture(
-            "a closed-tour count (the same from every square)",
-        ))
-    }
-
-    fn board_totals(&self, _: &[BoardTotal]) -> Result<String, Error> {
-        Err(no_picture("a board total"))
-    }
-
-    fn start_counts(&self, _: &[StartCount]) -> Result<String, Error> {
-        Err(no_picture("a list of counts"))
-    }
-
-    fn answers(&self, _: &[Answer]) -> Result<String, Error> {
-        Err(no_picture("a list of stored answers"))
-    }
 }
 
 /// A length in an SVG attribute: at most two decimals, without float noise

@@ -2,7 +2,8 @@
 
 use std::fmt::Write;
 
-use super::{BoardTotal, ClosedReport, Exporter, PairCount, StartCount};
+use super::columns::{columns, columns_at_least, pad};
+use super::records::{BetweenCount, BoardTotal, ClosedReport, Exporter, StartCount};
 use crate::count::CountTable;
 use crate::error::Error;
 use crate::store::Answer;
@@ -11,54 +12,6 @@ use crate::store::Answer;
 /// a header line.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct TextExporter;
-
-/// Lines of right-aligned columns (left-aligned where `left[i]`), separated by two spaces.
-fn columns(header: &[&str], left: &[bool], rows: &[Vec<String>]) -> String {
-    let widths: Vec<usize> = header.iter().map(|h| h.len()).collect();
-    columns_at_least(header, &widths, left, rows)
-}
-
-/// [`columns`] with each column at least `min_widths[i]` wide.
-fn columns_at_least(
-    header: &[&str],
-    min_widths: &[usize],
-    left: &[bool],
-    rows: &[Vec<String>],
-) -> String {
-    let mut widths = min_widths.to_vec();
-    for row in rows {
-        for (width, cell) in widths.iter_mut().zip(row) {
-            *width = (*width).max(cell.len());
-        }
-    }
-    let mut out = String::new();
-    let header: Vec<String> = header.iter().map(|h| h.to_string()).collect();
-    for row in std::iter::once(&header).chain(rows) {
-        let mut line = String::new();
-        for (i, ((cell, &width), &left)) in row.iter().zip(&widths).zip(left).enumerate() {
-            if i > 0 {
-                line.push_str("  ");
-            }
-            pad(&mut line, cell, width, left);
-        }
-        out.push_str(line.trim_end());
-        out.push('\n');
-    }
-    out
-}
-
-/// Appends `cell` padded with spaces to `width` characters, on the right when `left` (format's
-/// `{:>width$}` panics on widths past 65,535, which an imported count can reach).
-pub(super) fn pad(out: &mut String, cell: &str, width: usize, left: bool) {
-    let fill = width.saturating_sub(cell.chars().count());
-    if left {
-        out.push_str(cell);
-    }
-    out.extend(std::iter::repeat_n(' ', fill));
-    if !left {
-        out.push_str(cell);
-    }
-}
 
 /// The columns of a series: sides, kind, the two counts; and their least widths.
 const SERIES_HEADER: [&str; 5] = ["rows", "cols", "kind", "directed", "undirected"];
@@ -118,7 +71,7 @@ impl Exporter for TextExporter {
         ))
     }
 
-    fn pair_count(&self, answer: &PairCount) -> Result<String, Error> {
+    fn between_count(&self, answer: &BetweenCount) -> Result<String, Error> {
         Ok(format!("{}\n", answer.count))
     }
 
@@ -234,7 +187,10 @@ impl Exporter for TextExporter {
     }
 
     fn answers(&self, answers: &[Answer]) -> Result<String, Error> {
-        Ok(super::stream::answers_text(super::Format::Table, answers))
+        Ok(super::stream::answers_text(
+            super::records::Format::Table,
+            answers,
+        ))
     }
 }
 

@@ -20,7 +20,7 @@ use std::fmt;
 use std::io::Read;
 
 use crate::board::{Board, Square};
-use crate::count::fixed::{FixedSteps, KnightDistances};
+use crate::count::memo::givens::{FixedSteps, KnightDistances};
 use crate::echo::echo;
 use crate::error::Error;
 use crate::existence::{no_closed_tour, no_open_tour};

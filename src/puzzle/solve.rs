@@ -1,5 +1,5 @@
 //! Completing a puzzle: one completion, their number, or each of them, by the memo engine with
-//! the given steps as constraints ([`crate::count::fixed`]).
+//! the given steps as constraints ([`crate::count::memo::givens`]).
 //!
 //! The work is split by where the tour starts and ends: a given `1` fixes the start, a given
 //! last step the end; a closed tour's last square is a knight's move from its first. Each
@@ -8,7 +8,7 @@
 use crate::board::{Board, Square};
 use crate::cancel::CancelFlag;
 use crate::count::Limits;
-use crate::count::fixed::FixedSteps;
+use crate::count::memo::givens::FixedSteps;
 use crate::count::memo::{FixedPathFinder, MemoCounter};
 use crate::error::Error;
 use crate::graph::KnightGraph;

@@ -30,6 +30,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use num_bigint::BigUint;
 
 use super::engine::{EngineChoice, beyond_every_engine};
+use super::read::RECOUNT_SQUARES;
 use super::{Settings, resolve};
 use crate::board::Board;
 use crate::error::Error;
@@ -40,11 +41,6 @@ use crate::memory::human_bytes;
 use crate::question::{AnswerKind, Question, Shape, TourKind};
 use crate::store::{Answer, ImportReport, Store, StoreError};
 use crate::trust::{self, Contradiction, Parts, provenance, served};
-
-/// Answers of boards of at most this many squares entering a store from elsewhere, or read
-/// from one, are recounted by the engines first: the memo engine counts any question of such
-/// a board in milliseconds (6x6's corner in 0.07 s, its whole table in 0.13 s).
-pub const RECOUNT_SQUARES: u64 = 36;
 
 /// Where one answer entering a store comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -186,7 +182,7 @@ pub fn admit(
     };
     let source = |answer: &Answer| match incoming {
         Incoming::File { name, .. } => Some(imported_source(name, &answer.source)),
-        Incoming::Shipped { name, .. } => Some(super::shipped::source(name, &answer.source)),
+        Incoming::Shipped { name, .. } => Some(provenance::shipped_source(name, &answer.source)),
         _ => None,
     };
     cancel.check()?;
@@ -333,7 +329,7 @@ fn check_together(
             let starts: BTreeSet<Question> = first
                 .keys()
                 .chain(stored.keys())
-                .filter(|q| q.board == board && matches!(q.shape(), Shape::From(_)))
+                .filter(|q| q.board == board && matches!(q.shape(), Shape::Start(_)))
                 .copied()
                 .collect();
             checks.extend(starts.into_iter().map(|start| (start, Parts::Pairs)));

@@ -123,7 +123,7 @@ impl EngineChoice {
             preferred
         } else {
             if self == EngineChoice::Auto
-                && matches!(question.shape(), Shape::From(_))
+                && matches!(question.shape(), Shape::Start(_))
                 && beyond_one_machine(board)
             {
                 return Err(Error::BeyondOneMachine {
@@ -243,7 +243,7 @@ pub fn series_plan(engine: EngineChoice, missing: &[Board], kind: TourKind) -> S
     // meets below one that does not is reached by the pass.
     let mode = match kind {
         TourKind::Closed => FrontierMode::Closed,
-        TourKind::Open => FrontierMode::OpenAll,
+        TourKind::Open => FrontierMode::Total,
     };
     let mut after = Vec::new();
     while let Some(&board) = pass.last() {
@@ -307,9 +307,9 @@ pub fn beyond_every_engine(question: &Question) -> Option<String> {
 pub fn counts_starts_together(question: &Question, engine: Engine) -> bool {
     engine == Engine::Frontier
         && question.kind == TourKind::Open
-        && matches!(question.shape(), Shape::From(_))
+        && matches!(question.shape(), Shape::Start(_))
         && no_tour_for(question).is_none()
-        && frontier::meets_in_the_middle(question.board, FrontierMode::OpenAll)
+        && frontier::meets_in_the_middle(question.board, FrontierMode::Total)
 }
 
 /// Refuses, before any store is touched, a question that the engine asked for cannot take

@@ -47,12 +47,12 @@ use crate::question::{Question, Shape, TourKind};
 use crate::store::{Answer, EngineName, Store, THEOREM};
 use crate::trust::{self, served};
 
-pub use admit::{Incoming, Origin, RECOUNT_SQUARES, admit};
+pub use admit::{Incoming, Origin, admit};
 pub use engine::{
     AUTO_MEMO_SQUARES, AUTO_MEMO_TOTAL_SQUARES, Choice, Engine, EngineChoice, SeriesPlan,
     beyond_every_engine, beyond_one_machine, check_engines, check_table, series_plan,
 };
-pub use read::{read, recheck};
+pub use read::{RECOUNT_SQUARES, read, recheck};
 
 /// Whether `store` serves all of `questions`, which `refused` put beyond one machine: a merged
 /// plan's answers or the results shipped with knights are served where no engine here would
@@ -155,7 +155,7 @@ impl Resolution {
             .filter(|a| {
                 a.question.board == answer.question.board
                     && a.question.kind == TourKind::Open
-                    && matches!(a.question.shape(), Shape::From(_))
+                    && matches!(a.question.shape(), Shape::Start(_))
             })
             .map(|a| a.engine.as_str())
             .find(|e| *e != THEOREM)
@@ -206,7 +206,7 @@ pub fn estimated_work(question: &Question) -> u64 {
         return 0;
     }
     match question.shape() {
-        Shape::From(start) => crate::count::frontier::relative_cost(question.board, start, None),
+        Shape::Start(start) => crate::count::frontier::relative_cost(question.board, start, None),
         Shape::Between(start, end) => {
             crate::count::frontier::relative_cost(question.board, start, Some(end))
         }

@@ -84,20 +84,20 @@ fn compute_with(
         (TourKind::Open, Shape::Between(start, end), Engine::Reference) => {
             reference::count_open_tours_between(board, start, end, &limits)?.into()
         }
-        (TourKind::Open, Shape::From(start), Engine::Memo) => {
+        (TourKind::Open, Shape::Start(start), Engine::Memo) => {
             let mut memo = MemoCounter::new(board, &limits)?;
             let count = memo.count_from(start)?;
             stats.memo = memo.stats();
             count.into()
         }
-        (TourKind::Open, Shape::From(start), Engine::Frontier) => {
-            frontier_count(FrontierMode::OpenFrom(start))?
+        (TourKind::Open, Shape::Start(start), Engine::Frontier) => {
+            frontier_count(FrontierMode::Start(start))?
         }
-        (TourKind::Open, Shape::From(start), Engine::Reference) => {
+        (TourKind::Open, Shape::Start(start), Engine::Reference) => {
             reference::count_open_tours(board, start, &limits)?.into()
         }
         (TourKind::Open, Shape::Total, Engine::Frontier) => {
-            count::directed(board, frontier_count(FrontierMode::OpenAll)?)
+            count::directed(board, frontier_count(FrontierMode::Total)?)
         }
         // The memo engine taking over a total from the frontier engine: it counts the
         // starts, and the total is their sum, recorded as such.
@@ -110,7 +110,7 @@ fn compute_with(
             let answers: Vec<(Answer, u64)> = starts
                 .into_iter()
                 .filter_map(|(start, weight)| match start.shape() {
-                    Shape::From(square) => Some((
+                    Shape::Start(square) => Some((
                         Answer::computed(
                             start,
                             table.get(square).clone(),

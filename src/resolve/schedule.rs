@@ -195,7 +195,7 @@ fn compute_starts(
     let squares: Vec<Square> = starts
         .iter()
         .filter_map(|q| match q.shape() {
-            Shape::From(start) => Some(start),
+            Shape::Start(start) => Some(start),
             _ => None,
         })
         .collect();

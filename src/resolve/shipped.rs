@@ -12,18 +12,7 @@ use crate::exchange::{self, ExchangeFormat};
 use crate::store::{ImportReport, Store};
 
 pub use crate::trust::known::{SHIPPED, ShippedFile};
-
-/// The release whose results these are: this build's version.
-pub const RELEASE: &str = env!("CARGO_PKG_VERSION");
-
-/// The source recorded for a shipped answer of file `name` whose record said `given`.
-pub fn source(name: &str, given: &str) -> String {
-    if given.is_empty() {
-        format!("shipped with knights {RELEASE} ({name})")
-    } else {
-        format!("shipped with knights {RELEASE} ({name}: {given})")
-    }
-}
+pub use crate::trust::provenance::RELEASE;
 
 /// What [`admit_shipped`] did.
 #[derive(Debug, Default)]

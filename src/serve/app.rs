@@ -15,7 +15,7 @@ use tokio::sync::Semaphore;
 use crate::cancel::CancelFlag;
 use crate::question::Question;
 use crate::resolve::{self, EngineChoice, Resolution, Settings};
-use crate::serve::config::{Config, Limits};
+use crate::serve::config::{Config, ServerLimits};
 use crate::serve::jobs::{self, JobWork, Jobs, Place, Places};
 use crate::serve::pressure::Pressure;
 use crate::serve::reply::ApiError;
@@ -30,7 +30,7 @@ pub(super) struct Shared {
     pub(super) store: Option<PathBuf>,
     /// The whole budget: what a tour's arrays are checked against.
     pub(super) memory: crate::MemoryBudget,
-    pub(super) limits: Limits,
+    pub(super) limits: ServerLimits,
     /// The places of the jobs and puzzles, which share the budget.
     pub(super) places: Arc<Places>,
     pub(super) jobs: Arc<Jobs>,

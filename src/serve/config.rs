@@ -16,7 +16,7 @@ pub struct Config {
     /// Memory for the engines, shared by the jobs that may run at once.
     pub memory: MemoryBudget,
     /// What the server refuses to do.
-    pub limits: Limits,
+    pub limits: ServerLimits,
     /// Host names the server answers to besides its IP addresses and `localhost`
     /// (`--allow-host`): any other `Host` is refused, against DNS rebinding.
     pub hosts: Vec<String>,
@@ -24,14 +24,14 @@ pub struct Config {
 
 /// What one client may ask of the server, so that none can take it over.
 #[derive(Clone, Copy, Debug)]
-pub struct Limits {
+pub struct ServerLimits {
     /// Counting jobs running at once (one more answers 429); also tour searches at once
     /// (more wait their turn).
     pub jobs: usize,
     /// Of those, what one client (one IP address, an IPv6 /64) may run at once: jobs and
     /// puzzles (one more answers 429, unless it is quick work and the quick place is free),
     /// and tour searches (one more waits for one of the client's own to end). From 1 to
-    /// `jobs`; [`Limits::client_share`] is the usual one.
+    /// `jobs`; [`ServerLimits::client_share`] is the usual one.
     pub client_jobs: usize,
     /// The largest board, in squares, that a tour is found for (larger: 413).
     pub tour_squares: u64,
@@ -61,11 +61,11 @@ pub struct Limits {
     pub body_timeout: Duration,
 }
 
-impl Default for Limits {
+impl Default for ServerLimits {
     fn default() -> Self {
-        Limits {
+        ServerLimits {
             jobs: 2,
-            client_jobs: Limits::client_share(2),
+            client_jobs: ServerLimits::client_share(2),
             tour_squares: 250_000,
             table_squares: 1_000,
             wait: Duration::from_secs(1),
@@ -79,7 +79,7 @@ impl Default for Limits {
     }
 }
 
-impl Limits {
+impl ServerLimits {
     /// A client's usual share of `jobs` places: half of them, at least one.
     pub fn client_share(jobs: usize) -> usize {
         (jobs / 2).max(1)

@@ -31,7 +31,7 @@ mod routes;
 mod share;
 mod threads;
 
-pub use config::{Config, Limits};
+pub use config::{Config, ServerLimits};
 pub use gate::is_host_name;
 
 use std::io;

@@ -186,7 +186,7 @@ impl CountRequest {
                     "'total' cannot be used with 'row' and 'col': a board total has no start square",
                 ));
             }
-            (Some(square), Some(end), _) => View::pair(board, square, end).map_err(|e| {
+            (Some(square), Some(end), _) => View::between(board, square, end).map_err(|e| {
                 ApiError::bad(format!("'to_row' and 'to_col' are {}", e.predicate()))
             })?,
             (Some(square), None, kind) => View::Start(board, square, kind),
@@ -252,7 +252,7 @@ impl TourRequest {
                     "tours between two squares are open tours: leave out 'kind=closed'",
                 ));
             }
-            crate::question::check_pair(board, start, end).map_err(|e| {
+            crate::question::check_between(board, start, end).map_err(|e| {
                 ApiError::bad(format!("'to_row' and 'to_col' are {}", e.predicate()))
             })?;
         }

@@ -10,7 +10,7 @@ use serde_json::value::RawValue;
 
 use crate::count::CountTable;
 use crate::output::{
-    BoardTotal, ClosedReport, Format, HeatScale, PairCount, StartCount, TableReport,
+    BetweenCount, BoardTotal, ClosedReport, Format, HeatScale, StartCount, TableReport,
     legend_colours, to_json,
 };
 use crate::question::TourKind;
@@ -186,8 +186,8 @@ pub(super) fn ends_csv(ends: Ends, resolution: &Resolution) -> Result<String, Ap
     let table = ends.table(resolution);
     let mut out = String::new();
     for end in ends.board.all_squares().filter(|&end| end != ends.start) {
-        let pair = PairCount::new(ends.board, ends.start, end, table.get(end).clone());
-        let text = csv.pair_count(&pair)?;
+        let pair = BetweenCount::new(ends.board, ends.start, end, table.get(end).clone());
+        let text = csv.between_count(&pair)?;
         // Each record comes with its header: keep the first.
         let lines = if out.is_empty() {
             text
@@ -232,7 +232,9 @@ pub(super) fn count_json(view: View, resolution: &Resolution) -> Result<String, 
         // heatmap to read.
         View::Closed(board) => reply(&ClosedReport::new(board, &count), None),
         View::Total(board) => reply(&BoardTotal::new(board, TourKind::Open, &count), None),
-        View::Pair(board, start, end) => reply(&PairCount::new(board, start, end, count), None),
+        View::Between(board, start, end) => {
+            reply(&BetweenCount::new(board, start, end, count), None)
+        }
     })
 }
 
@@ -288,8 +290,8 @@ pub(super) fn count_csv(view: View, resolution: &Resolution) -> Result<String, A
         View::Total(board) => {
             csv.board_totals(&[BoardTotal::new(board, TourKind::Open, &count)])?
         }
-        View::Pair(board, start, end) => {
-            csv.pair_count(&PairCount::new(board, start, end, count))?
+        View::Between(board, start, end) => {
+            csv.between_count(&BetweenCount::new(board, start, end, count))?
         }
     })
 }
@@ -302,7 +304,7 @@ pub(super) fn file_name(view: View) -> String {
         View::Table(board) => format!("knights-{board}-open"),
         View::Closed(board) => format!("knights-{board}-closed"),
         View::Total(board) => format!("knights-{board}-open-total"),
-        View::Pair(board, start, end) => format!(
+        View::Between(board, start, end) => format!(
             "knights-{board}-between-{}-{}-{}-{}",
             start.row, start.col, end.row, end.col
         ),

@@ -94,7 +94,9 @@ impl From<Error> for ApiError {
             (e, Some(remedy)) => format!("{e}; {}", remedy_words(remedy)),
             (e, None) => e.to_string(),
         };
-        // The operator hears of the server's own failures: the client only gets the status.
+        // The operator hears of the server's own failures on standard error, the server's log:
+        // the client only gets the status.
+        #[allow(clippy::print_stderr)]
         if status == StatusCode::INTERNAL_SERVER_ERROR {
             eprintln!("knights serve: {message}");
         }

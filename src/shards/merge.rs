@@ -347,7 +347,7 @@ fn check_starts_against_pairs<'a>(
     for shard in plan
         .shards
         .iter()
-        .filter(|shard| matches!(shard.question.shape(), Shape::From(_)))
+        .filter(|shard| matches!(shard.question.shape(), Shape::Start(_)))
     {
         let (origin, answer) = &starts[&shard.question];
         let (sum, complete) = trust::pairs_sum(&shard.question, |p| Some(&pair(p).count));

@@ -188,7 +188,7 @@ impl Plan {
                         weight,
                         // The resolver answers these zeros by the same theorems, without a search.
                         estimate: match (no_tour_for(&question), question.shape()) {
-                            (None, Shape::From(start)) => relative_cost(canonical, start, None),
+                            (None, Shape::Start(start)) => relative_cost(canonical, start, None),
                             (None, Shape::Between(start, end)) => {
                                 relative_cost(canonical, start, Some(end))
                             }

@@ -390,7 +390,7 @@ pub fn find_tour_between(
     cancel: &CancelFlag,
 ) -> Result<Result<(Tour, Method), NoTourReason>, Error> {
     board.check_square(start)?;
-    crate::question::check_pair(board, start, end)?;
+    crate::question::check_between(board, start, end)?;
     if let Some(reason) = no_open_tour_between(board, start, end) {
         return Ok(Err(NoTourReason::Theorem(reason)));
     }

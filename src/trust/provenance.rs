@@ -23,6 +23,18 @@ use crate::store::{Answer, SUM, THEOREM};
 /// `sum`: an open board total added up from its starts, or a start's count from its pairs).
 pub const KNOWN_ENGINES: [&str; 5] = ["memo", "frontier", "reference", THEOREM, SUM];
 
+/// The release whose shipped results (`data/`) this build admits: its own version.
+pub const RELEASE: &str = env!("CARGO_PKG_VERSION");
+
+/// The source recorded for a shipped answer of file `name` whose record said `given`.
+pub fn shipped_source(name: &str, given: &str) -> String {
+    if given.is_empty() {
+        format!("shipped with knights {RELEASE} ({name})")
+    } else {
+        format!("shipped with knights {RELEASE} ({name}: {given})")
+    }
+}
+
 /// The most seconds an answer may have taken: ten years of computing.
 pub const MAX_SECONDS: f64 = 10.0 * 365.25 * 86_400.0;
 
@@ -74,7 +86,7 @@ pub fn check_engine(question: &Question, engine: &str) -> Result<(), EngineFault
         return Err(EngineFault::Unknown(engine.to_string()));
     }
     let open_total = question.is_open_total();
-    let open_start = question.kind == TourKind::Open && matches!(question.shape(), Shape::From(_));
+    let open_start = question.kind == TourKind::Open && matches!(question.shape(), Shape::Start(_));
     if engine == SUM && !open_total && !open_start {
         Err(EngineFault::NotASum(*question))
     } else if open_total && counts_starts_only(engine) {

@@ -319,7 +319,7 @@ fn four_row_boards_have_tours_only_from_outer_lines() {
             {
                 let (count, _) = frontier::count(
                     board,
-                    FrontierMode::OpenFrom(square),
+                    FrontierMode::Start(square),
                     &Limits::new(MemoryBudget::DEFAULT, &CancelFlag::new()),
                 )
                 .unwrap();

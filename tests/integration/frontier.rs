@@ -35,13 +35,13 @@ fn engines_agree_on_every_board_up_to_30_squares() {
             .unwrap();
             for square in board.all_squares() {
                 assert_eq!(
-                    &frontier(board, FrontierMode::OpenFrom(square)),
+                    &frontier(board, FrontierMode::Start(square)),
                     table.get(square),
                     "{board} from {square}"
                 );
             }
             assert_eq!(
-                frontier(board, FrontierMode::OpenAll),
+                frontier(board, FrontierMode::Total),
                 table.total_undirected(),
                 "{board} total"
             );
@@ -72,7 +72,7 @@ fn published_counts() {
             continue;
         }
         let board = Board::new(total.rows, total.cols).unwrap();
-        let undirected = frontier(board, FrontierMode::OpenAll);
+        let undirected = frontier(board, FrontierMode::Total);
         assert_eq!(
             undirected * 2u32,
             BigUint::from(total.count),
@@ -120,11 +120,11 @@ fn published_counts_that_take_minutes() {
         BigUint::from(total.count)
     };
     assert_eq!(
-        count(7, 7, FrontierMode::OpenAll) * 2u32,
+        count(7, 7, FrontierMode::Total) * 2u32,
         published(7, 7, "open_directed")
     );
     assert_eq!(
-        count(7, 8, FrontierMode::OpenAll) * 2u32,
+        count(7, 8, FrontierMode::Total) * 2u32,
         published(7, 8, "open_directed")
     );
     assert_eq!(

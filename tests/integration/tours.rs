@@ -34,7 +34,7 @@ fn open_exists(board: Board) -> Vec<bool> {
             *known.entry(canonical).or_insert_with(|| {
                 let (count, _) = frontier::count(
                     board,
-                    FrontierMode::OpenFrom(canonical),
+                    FrontierMode::Start(canonical),
                     &Limits::new(MemoryBudget::DEFAULT, &CancelFlag::new()),
                 )
                 .unwrap();

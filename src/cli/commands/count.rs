@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use anyhow::Result;
 use knights::existence;
-use knights::output::{BoardTotal, ClosedReport, Format, PairCount, StartCount};
+use knights::output::{self, BetweenCount, BoardTotal, ClosedReport, Format, StartCount};
 use knights::question::{Question, TourKind};
 use knights::resolve;
 use knights::view::View;
@@ -84,7 +84,7 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
     };
     let kind = args.kind.kind();
     let view = match (start, args.to.as_deref()) {
-        (Some(start), Some(&[row, col])) => View::pair(board, start, Square::new(row, col))
+        (Some(start), Some(&[row, col])) => View::between(board, start, Square::new(row, col))
             .map_err(|e| CliError::bad_input(format!("--to {row} {col} is {}", e.predicate())))?,
         (Some(square), _) => View::Start(board, square, kind),
         (None, _) => match kind {
@@ -114,23 +114,40 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
             Ok(e) => e.on_board(board).into(),
             Err(e) => e,
         })?;
-    let format = Format::from(args.format);
-    let exporter = format.exporter();
     let count = view.count(&resolution);
-    let mut text = match view {
-        View::Start(board, square, kind) => {
-            exporter.start_count(&StartCount::new(board, square, kind, count.clone()))?
+    let mut text = match (args.format.format(), view) {
+        (None, View::Table(_)) => output::heatmap(&view.table(&resolution)),
+        (None, View::Start(..) | View::Between(..)) => {
+            return Err(output::no_picture("a single count").into());
         }
-        View::Closed(board) => exporter.closed_board(&ClosedReport::new(board, count))?,
-        View::Total(board) => exporter.board_totals(&[BoardTotal::new(board, kind, count)])?,
-        View::Table(_) => exporter.table(&view.table(&resolution))?,
-        View::Pair(board, start, end) => {
-            exporter.pair_count(&PairCount::new(board, start, end, count.clone()))?
+        (None, View::Closed(_)) => {
+            return Err(
+                output::no_picture("a closed-tour count (the same from every square)").into(),
+            );
+        }
+        (None, View::Total(_)) => return Err(output::no_picture("a board total").into()),
+        (Some(format), _) => {
+            let exporter = format.exporter();
+            match view {
+                View::Start(board, square, kind) => {
+                    exporter.start_count(&StartCount::new(board, square, kind, count.clone()))?
+                }
+                View::Closed(board) => exporter.closed_board(&ClosedReport::new(board, count))?,
+                View::Total(board) => {
+                    exporter.board_totals(&[BoardTotal::new(board, kind, count)])?
+                }
+                View::Table(_) => exporter.table(&view.table(&resolution))?,
+                View::Between(board, start, end) => {
+                    exporter.between_count(&BetweenCount::new(board, start, end, count.clone()))?
+                }
+            }
         }
     };
-    if args.explain && format == Format::Table {
+    if args.explain && args.format.format() == Some(Format::Table) {
         let why = match view {
-            View::Pair(board, start, end) => existence::explain_between(board, start, end, count),
+            View::Between(board, start, end) => {
+                existence::explain_between(board, start, end, count)
+            }
             _ => existence::explain(board, kind, start, count),
         };
         text.push_str(&format!("why: {why}\n"));

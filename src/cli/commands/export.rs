@@ -79,7 +79,7 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
         (None, Some(path)) => ExchangeFormat::from_file_name(&path.to_string_lossy()),
         (None, None) => ExchangeFormat::Csv,
     };
-    let mut stream = AnswerStream::new(Format::from(format)).expect("a format with lists");
+    let mut stream = AnswerStream::new(Format::from(format));
     let path = args.output.clone().unwrap_or_else(|| PathBuf::from("-"));
     write_output(&path, |out| {
         stream.begin(out)?;

@@ -36,7 +36,7 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
     session.cancel.on_cancel(store.interrupter());
     let filter = args.filter.filter()?;
     let cancel = &session.cancel;
-    let mut stream = AnswerStream::new(Format::from(args.format)).expect("a format with lists");
+    let mut stream = AnswerStream::new(Format::from(args.format));
     // A first pass keeps only a table's widths and the rows that break the schema's rules (an
     // error before anything is printed, as `Store::list` gives it); the second prints.
     let (mut first_bad, mut more_bad) = (None, 0usize);

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::Result;
-use knights::serve::{self, Config, Limits};
+use knights::serve::{self, Config, ServerLimits};
 
 use crate::cli::exit::CliError;
 use crate::cli::session::Session;
@@ -36,7 +36,7 @@ pub struct Args {
     open: bool,
     // The limits below tune a server that others use: out of `-h`, in `--help`.
     /// Computations running at once; one more is refused (429) until one finishes.
-    #[arg(long, value_name = "N", default_value_t = Limits::default().jobs, hide_short_help = true)]
+    #[arg(long, value_name = "N", default_value_t = ServerLimits::default().jobs, hide_short_help = true)]
     max_jobs: usize,
     /// Computations one client (one IP address; IPv6: one /64) may run at once, jobs and
     /// puzzles together (one more is refused, 429, unless quick work finds the quick place
@@ -45,26 +45,26 @@ pub struct Args {
     #[arg(long, value_name = "N", hide_short_help = true)]
     max_client_jobs: Option<usize>,
     /// The largest board, in squares, that the server finds tours for.
-    #[arg(long, value_name = "N", default_value_t = Limits::default().tour_squares, hide_short_help = true)]
+    #[arg(long, value_name = "N", default_value_t = ServerLimits::default().tour_squares, hide_short_help = true)]
     max_tour_squares: u64,
     /// Seconds a count waits for its computation before answering 202 with a job to poll.
-    #[arg(long, value_name = "SECONDS", default_value_t = Limits::default().wait.as_secs_f64(), hide_short_help = true)]
+    #[arg(long, value_name = "SECONDS", default_value_t = ServerLimits::default().wait.as_secs_f64(), hide_short_help = true)]
     wait: f64,
     /// Connections served at once (fewer when the open-file limit, `ulimit -n`, is lower);
     /// more wait to be accepted.
-    #[arg(long, value_name = "N", default_value_t = Limits::default().connections, hide_short_help = true)]
+    #[arg(long, value_name = "N", default_value_t = ServerLimits::default().connections, hide_short_help = true)]
     max_connections: usize,
     /// Connections one client (one IP address; IPv6: one /64) may hold at once, long polls
     /// included; one more is answered 429. At most --max-connections.
-    #[arg(long, value_name = "N", default_value_t = Limits::default().client_connections, hide_short_help = true)]
+    #[arg(long, value_name = "N", default_value_t = ServerLimits::default().client_connections, hide_short_help = true)]
     max_client_connections: usize,
     /// Seconds a client has to send a request's line and headers; then its connection is
     /// closed, so that half-sent requests cannot hold the server.
-    #[arg(long, value_name = "SECONDS", default_value_t = Limits::default().header_timeout.as_secs_f64(), hide_short_help = true)]
+    #[arg(long, value_name = "SECONDS", default_value_t = ServerLimits::default().header_timeout.as_secs_f64(), hide_short_help = true)]
     header_timeout: f64,
     /// Seconds a client has to send a request's body once its headers are in; then it is
     /// answered 408 and its connection closed.
-    #[arg(long, value_name = "SECONDS", default_value_t = Limits::default().body_timeout.as_secs_f64(), hide_short_help = true)]
+    #[arg(long, value_name = "SECONDS", default_value_t = ServerLimits::default().body_timeout.as_secs_f64(), hide_short_help = true)]
     body_timeout: f64,
     /// A host name the server answers to besides its IP addresses and localhost (repeat for
     /// more): a request naming another host is refused (421), so that no other site's page
@@ -73,10 +73,10 @@ pub struct Args {
     allow_host: Vec<String>,
     /// Seconds a computation goes on when no page or client asks for it (no poll, no request
     /// waiting); then it is cancelled, keeping what it finished.
-    #[arg(long, value_name = "SECONDS", default_value_t = Limits::default().idle.as_secs_f64(), hide_short_help = true)]
+    #[arg(long, value_name = "SECONDS", default_value_t = ServerLimits::default().idle.as_secs_f64(), hide_short_help = true)]
     job_idle: f64,
     /// Seconds a tour between two squares is searched for where no exact search decides.
-    #[arg(long, value_name = "SECONDS", default_value_t = Limits::default().tour_time.as_secs_f64(), hide_short_help = true)]
+    #[arg(long, value_name = "SECONDS", default_value_t = ServerLimits::default().tour_time.as_secs_f64(), hide_short_help = true)]
     tour_seconds: f64,
 }
 
@@ -86,7 +86,7 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
     }
     let client_jobs = args
         .max_client_jobs
-        .unwrap_or_else(|| Limits::client_share(args.max_jobs));
+        .unwrap_or_else(|| ServerLimits::client_share(args.max_jobs));
     if client_jobs == 0 || client_jobs > args.max_jobs {
         return Err(CliError::bad_input(format!(
             "--max-client-jobs must be from 1 to --max-jobs ({})",
@@ -154,7 +154,7 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
         bind: args.bind,
         store: store.clone(),
         memory: session.memory,
-        limits: Limits {
+        limits: ServerLimits {
             jobs: args.max_jobs,
             client_jobs,
             tour_squares: args.max_tour_squares,
@@ -165,7 +165,7 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
             body_timeout,
             idle,
             tour_time,
-            ..Limits::default()
+            ..ServerLimits::default()
         },
         hosts: args.allow_host,
     };

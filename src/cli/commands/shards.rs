@@ -9,7 +9,6 @@ use anyhow::Result;
 use clap::{Subcommand, ValueEnum};
 use knights::Board;
 use knights::input::plural;
-use knights::output::Format;
 use knights::resolve::Settings;
 use knights::shards::worker::{self, Assignment, Source, WorkerError};
 use knights::shards::{self, Plan, PlanFormat, ShardError, Split, StoreAnswers};
@@ -430,7 +429,10 @@ fn merge(args: MergeArgs, session: &Session) -> Result<()> {
         plural(report.added, "answer", "answers"),
         report.already_stored
     );
-    let text = Format::from(args.format).exporter().table(&merged.table)?;
+    let text = match args.format.format() {
+        Some(format) => format.exporter().table(&merged.table)?,
+        None => knights::output::heatmap(&merged.table),
+    };
     print(&text)
 }
 

@@ -126,7 +126,7 @@ pub fn starts_beyond_one_machine(board: Board) -> bool {
 pub fn total_beyond_one_machine(board: Board) -> bool {
     // The square of 8x8's half by which its layer held 223 million states.
     const MEASURED_SQUARES: usize = 28;
-    let Ok(plan) = Plan::new(board, FrontierMode::OpenAll, Purpose::Count) else {
+    let Ok(plan) = Plan::new(board, FrontierMode::Total, Purpose::Count) else {
         return false;
     };
     let pass = if plan.meets() {
@@ -201,17 +201,17 @@ pub fn count_from_each(
     for &start in starts {
         board.check_square(start)?;
     }
-    let all = Plan::new(board, FrontierMode::OpenAll, Purpose::Count)?;
+    let all = Plan::new(board, FrontierMode::Total, Purpose::Count)?;
     if !all.meets() || all.n == 1 {
         let mut stats = FrontierStats::default();
         for &start in starts {
-            let (count, figures) = count(board, FrontierMode::OpenFrom(start), limits)?;
+            let (count, figures) = count(board, FrontierMode::Start(start), limits)?;
             stats.add(&figures);
             report(start, count);
         }
         return Ok(stats);
     }
-    let halves = Plan::new(board, FrontierMode::OpenAll, Purpose::Meet)?;
+    let halves = Plan::new(board, FrontierMode::Total, Purpose::Meet)?;
     // A run redone with wider counts (after an overflow) reports only the starts not yet known.
     let mut known = std::collections::HashSet::new();
     let mut once = |start: Square, count: BigUint| {
@@ -225,7 +225,7 @@ pub fn count_from_each(
         {
             let mut stats = FrontierStats::default();
             for &start in starts {
-                let (count, figures) = count(board, FrontierMode::OpenFrom(start), limits)?;
+                let (count, figures) = count(board, FrontierMode::Start(start), limits)?;
                 stats.add(&figures);
                 once(start, count);
             }
@@ -235,7 +235,7 @@ pub fn count_from_each(
 }
 
 /// Counts the open tours from `from` to `to` on `board` by meeting in the middle, where the
-/// board can be cut so (see `meet::meet_pair`); `None` where it cannot. The pair is counted on
+/// board can be cut so (see `meet::meet_between`); `None` where it cannot. The pair is counted on
 /// its image under the board's symmetries whose halves the most pairs share: the half that no
 /// tour end enters (the same for every pair), the half with one end before the cut (the same
 /// for every pair with that end), or, for two ends near one corner, a half with both. With
@@ -253,13 +253,13 @@ pub fn count_between_meeting(
     board.check_square(from)?;
     board.check_square(to)?;
     Plan::new(board, FrontierMode::Between(from, to), Purpose::Count)?;
-    let all = Plan::new(board, FrontierMode::OpenAll, Purpose::Meet)?;
+    let all = Plan::new(board, FrontierMode::Total, Purpose::Meet)?;
     if !all.can_cut_open() {
         return Ok(None);
     }
     widening!(
-        meet::meet_pair::<u64>(&all, from, to, halves, budget, cancel),
-        meet::meet_pair::<u128>(&all, from, to, halves, budget, cancel),
+        meet::meet_between::<u64>(&all, from, to, halves, budget, cancel),
+        meet::meet_between::<u128>(&all, from, to, halves, budget, cancel),
         count_meeting(board, FrontierMode::Between(from, to), limits),
     )
     .map(Some)
@@ -273,7 +273,7 @@ pub fn count_between_meeting(
 /// centre on the cut 17 s), so the cost is one join plus the squares before each such end;
 /// elsewhere every question costs the same (one pass over the board).
 pub fn relative_cost(board: Board, start: Square, end: Option<Square>) -> u64 {
-    let Ok(all) = Plan::new(board, FrontierMode::OpenAll, Purpose::Meet) else {
+    let Ok(all) = Plan::new(board, FrontierMode::Total, Purpose::Meet) else {
         return 1;
     };
     let meets = match end {
@@ -327,7 +327,7 @@ pub fn find_tour(
     let mode = if closed {
         FrontierMode::Closed
     } else {
-        FrontierMode::OpenFrom(start)
+        FrontierMode::Start(start)
     };
     let plan = Plan::new(board, mode, Purpose::Witness)?;
     // The search keeps its windows in a `u64`: 15 slots at most.
@@ -411,7 +411,7 @@ pub fn series_over(
     let mode = if closed {
         FrontierMode::Closed
     } else {
-        FrontierMode::OpenAll
+        FrontierMode::Total
     };
     let purpose = if low == high {
         Purpose::Count

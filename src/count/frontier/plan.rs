@@ -16,10 +16,10 @@ pub enum FrontierMode {
     /// Closed tours: Hamiltonian cycles, each counted once.
     Closed,
     /// All open tours: Hamiltonian paths, each counted once (half the directed total).
-    OpenAll,
+    Total,
     /// Open tours from one square: Hamiltonian paths with that square as an end (the directed
     /// count from it).
-    OpenFrom(Square),
+    Start(Square),
     /// Open tours between two squares: Hamiltonian paths with both as their ends (the directed
     /// count from the first to the second). The two ends are as if joined by one more move:
     /// every other square takes two moves, and the pieces may not close early.
@@ -196,7 +196,7 @@ impl Plan {
             Ok(oriented.index(orientation.apply(board, square)))
         };
         let (start, end) = match mode {
-            FrontierMode::OpenFrom(square) => (Some(place(square)?), None),
+            FrontierMode::Start(square) => (Some(place(square)?), None),
             FrontierMode::Between(from, to) => {
                 if from == to {
                     return Err(crate::board::BoardError::Invalid(format!(
@@ -224,7 +224,7 @@ impl Plan {
             // The colour of the first tour end is only a pruning, and it does not survive the
             // half turn: the halves go without it. A series goes without the colour rules
             // altogether. Keys of width 8 (base 12) have no room for it.
-            colour_flag: mode == FrontierMode::OpenAll
+            colour_flag: mode == FrontierMode::Total
                 && !odd
                 && w <= 7
                 && !matches!(purpose, Purpose::Meet | Purpose::Heights),
@@ -263,8 +263,8 @@ impl Plan {
         // board wherever the board can be cut (measured; docs/measurements/ has figures).
         let shape = match self.mode {
             FrontierMode::Closed => !self.odd,
-            FrontierMode::OpenAll => true,
-            FrontierMode::OpenFrom(_) | FrontierMode::Between(..) => false,
+            FrontierMode::Total => true,
+            FrontierMode::Start(_) | FrontierMode::Between(..) => false,
         };
         shape && self.can_cut_open()
     }

@@ -32,7 +32,7 @@ fn both_witness_searches_find_tours_exactly_when_they_exist() {
                 let mode = if closed {
                     FrontierMode::Closed
                 } else {
-                    FrontierMode::OpenFrom(square)
+                    FrontierMode::Start(square)
                 };
                 let plan = Plan::new(board, mode, Purpose::Witness).unwrap();
                 let exists = !count(board, mode, &Limits::new(MemoryBudget::DEFAULT, &cancel))
@@ -111,7 +111,7 @@ fn open_totals_meet_in_the_middle() {
     };
     for (rows, cols) in boards {
         let board = Board::new(rows, cols).unwrap();
-        let plan = Plan::new(board, FrontierMode::OpenAll, Purpose::Count).unwrap();
+        let plan = Plan::new(board, FrontierMode::Total, Purpose::Count).unwrap();
         assert!(plan.meets(), "{board}");
         let mut direct = BigUint::default();
         plan.run(
@@ -123,7 +123,7 @@ fn open_totals_meet_in_the_middle() {
         .unwrap();
         let (met, _) = count_meeting(
             board,
-            FrontierMode::OpenAll,
+            FrontierMode::Total,
             &Limits::new(MemoryBudget::DEFAULT, &cancel),
         )
         .unwrap();
@@ -133,15 +133,15 @@ fn open_totals_meet_in_the_middle() {
 
 #[test]
 fn known_counts() {
-    assert_eq!(run(3, 4, FrontierMode::OpenAll), 8);
-    assert_eq!(run(5, 5, FrontierMode::OpenAll), 864);
+    assert_eq!(run(3, 4, FrontierMode::Total), 8);
+    assert_eq!(run(5, 5, FrontierMode::Total), 864);
     assert_eq!(run(6, 5, FrontierMode::Closed), 8);
     assert_eq!(run(3, 10, FrontierMode::Closed), 16);
-    assert_eq!(run(5, 4, FrontierMode::OpenFrom(Square::new(0, 0))), 32);
-    assert_eq!(run(5, 5, FrontierMode::OpenFrom(Square::new(2, 2))), 64);
-    assert_eq!(run(1, 1, FrontierMode::OpenAll), 1);
+    assert_eq!(run(5, 4, FrontierMode::Start(Square::new(0, 0))), 32);
+    assert_eq!(run(5, 5, FrontierMode::Start(Square::new(2, 2))), 64);
+    assert_eq!(run(1, 1, FrontierMode::Total), 1);
     assert_eq!(run(1, 1, FrontierMode::Closed), 0);
-    assert_eq!(run(2, 7, FrontierMode::OpenAll), 0);
+    assert_eq!(run(2, 7, FrontierMode::Total), 0);
 }
 
 #[test]
@@ -160,7 +160,7 @@ fn open_series_matches_single_counts() {
         for (height, count) in seen {
             let single = super::count(
                 Board::new(height, width).unwrap(),
-                FrontierMode::OpenAll,
+                FrontierMode::Total,
                 &Limits::new(MemoryBudget::DEFAULT, &CancelFlag::new()),
             )
             .unwrap()
@@ -250,7 +250,7 @@ fn starts_meet_in_the_middle() {
     for (rows, cols) in boards {
         let board = Board::new(rows, cols).unwrap();
         assert!(
-            Plan::new(board, FrontierMode::OpenAll, Purpose::Count)
+            Plan::new(board, FrontierMode::Total, Purpose::Count)
                 .unwrap()
                 .meets(),
             "{board} meets"
@@ -319,7 +319,7 @@ fn pairs_meet_in_the_middle() {
     }
 }
 
-/// Every layer the engine builds (hash maps while filled, arrays once full, on both cores) holds
+/// Every layer the engine builds (hash maps while filled, arrays once full, on all threads) holds
 /// the states and counts of one plain map filled square by square on one thread, for the whole
 /// board and for meeting halves, every mode.
 #[test]
@@ -340,8 +340,8 @@ fn compact_layers_hold_what_one_hash_map_holds() {
         let board = Board::new(rows, cols).unwrap();
         let modes = [
             FrontierMode::Closed,
-            FrontierMode::OpenAll,
-            FrontierMode::OpenFrom(Square::new(0, 1)),
+            FrontierMode::Total,
+            FrontierMode::Start(Square::new(0, 1)),
             FrontierMode::Between(Square::new(0, 0), Square::new(rows - 1, cols - 1)),
         ];
         for mode in modes {
@@ -367,10 +367,7 @@ fn compact_layers_hold_what_one_hash_map_holds() {
                             layer,
                             &step,
                             v,
-                            crate::count::frontier::pass::layer::Limits {
-                                budget: MemoryBudget::DEFAULT,
-                                cancel: &cancel,
-                            },
+                            &Limits::new(MemoryBudget::DEFAULT, &cancel),
                             &mut stats,
                         )
                         .unwrap();
@@ -440,25 +437,25 @@ fn counts_modulo_primes_equal_exact_counts() {
     let (a, b) = (Square::new(0, 0), Square::new(2, 2));
     let mut passed_2_64 = false;
     let mut passes: Vec<(Board, FrontierMode, std::ops::RangeInclusive<usize>)> = vec![
-        (Board::new(5, 6).unwrap(), FrontierMode::OpenAll, 6..=6),
-        (Board::new(4, 7).unwrap(), FrontierMode::OpenFrom(a), 7..=7),
+        (Board::new(5, 6).unwrap(), FrontierMode::Total, 6..=6),
+        (Board::new(4, 7).unwrap(), FrontierMode::Start(a), 7..=7),
         (
             Board::new(5, 5).unwrap(),
             FrontierMode::Between(a, b),
             5..=5,
         ),
-        (Board::new(3, 60).unwrap(), FrontierMode::OpenAll, 3..=60),
+        (Board::new(3, 60).unwrap(), FrontierMode::Total, 3..=60),
     ];
     if long() {
         passes.extend([
             (Board::new(6, 6).unwrap(), FrontierMode::Closed, 6..=6),
-            (Board::new(5, 11).unwrap(), FrontierMode::OpenAll, 5..=11),
+            (Board::new(5, 11).unwrap(), FrontierMode::Total, 5..=11),
             (Board::new(6, 7).unwrap(), FrontierMode::Closed, 6..=7),
         ]);
     } else {
         passes.extend([
             (Board::new(5, 6).unwrap(), FrontierMode::Closed, 6..=6),
-            (Board::new(4, 9).unwrap(), FrontierMode::OpenAll, 4..=9),
+            (Board::new(4, 9).unwrap(), FrontierMode::Total, 4..=9),
         ]);
     }
     for (board, mode, heights) in passes {
@@ -499,7 +496,7 @@ fn counts_modulo_primes_equal_exact_counts() {
     let lanes = |rows, cols| {
         Plan::new(
             Board::new(rows, cols).unwrap(),
-            FrontierMode::OpenAll,
+            FrontierMode::Total,
             Purpose::Count,
         )
         .unwrap()
@@ -524,7 +521,7 @@ fn series_pass(
     let mode = if closed {
         FrontierMode::Closed
     } else {
-        FrontierMode::OpenAll
+        FrontierMode::Total
     };
     let mut plan = Plan::new(board, mode, Purpose::Heights).unwrap();
     plan.periodic = periodic;

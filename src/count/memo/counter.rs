@@ -9,7 +9,7 @@ use crate::board::{Board, Square, Symmetry};
 use crate::cancel::CancelFlag;
 use crate::count::CountTable;
 use crate::count::Limits;
-use crate::count::fixed::FixedSteps;
+use crate::count::memo::givens::FixedSteps;
 use crate::error::Error;
 use crate::existence::colour_forbids_start;
 use crate::graph::{KnightGraph, SquareSet, bit};
@@ -248,7 +248,7 @@ impl MemoCounter {
     pub fn count_between(&mut self, start: Square, end: Square) -> Result<u128, Error> {
         let board = self.board();
         board.check_square(start)?;
-        crate::question::check_pair(board, start, end)?;
+        crate::question::check_between(board, start, end)?;
         let end_bit = bit(board.index(end));
         if self.end != end_bit {
             if self.end != 0 || self.stats.entries > 0 {

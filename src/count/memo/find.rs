@@ -6,7 +6,7 @@
 use crate::board::{Board, Square};
 use crate::cancel::CancelFlag;
 use crate::count::Limits;
-use crate::count::fixed::FixedSteps;
+use crate::count::memo::givens::FixedSteps;
 use crate::error::Error;
 use crate::existence::colour_forbids_start;
 use crate::graph::{SquareSet, bit};
@@ -45,7 +45,7 @@ pub fn find_open_tour_between(
     end: Square,
     cancel: CancelFlag,
 ) -> Result<Option<Vec<usize>>, Error> {
-    crate::question::check_pair(board, start, end)?;
+    crate::question::check_between(board, start, end)?;
     let mut finder = Finder::new(board, start, MemoryBudget::DEFAULT, cancel)?;
     if colour_forbids_start(board, start) || colour_forbids_start(board, end) {
         return Ok(None);

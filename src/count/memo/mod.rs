@@ -28,7 +28,8 @@
 //! The table is shared by every start square counted with the same [`MemoCounter`]: whole
 //! per-square tables reuse the states that different starts have in common.
 //!
-//! The parts, each using only those before it: `counter` is the [`MemoCounter`] itself, its
+//! The parts, each using only those before it: [`givens`] holds step numbers fixed in advance
+//! (a puzzle's givens) as constraints; `counter` is the [`MemoCounter`] itself, its
 //! table, the pruning rules above and its figures ([`MemoStats`]); `cycles` counts closed
 //! tours with it ([`count_cycles`]) as paths through the square with the fewest neighbours;
 //! `find` searches for one tour with the counter's pruning ([`find_open_tour`],
@@ -39,6 +40,7 @@
 mod counter;
 mod cycles;
 mod find;
+pub mod givens;
 #[cfg(test)]
 mod tests;
 

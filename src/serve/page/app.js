@@ -17,19 +17,22 @@ const $ = (id) => document.getElementById(id);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const reducedMotion = window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
 
-let view = null;        // what is shown: {rows, cols, kind, row, col, to_row, to_col, ends, seed} (strings)
-let boardKey = '';      // the board and table the heatmap shows
-let boardData = null;   // its count reply (null while unknown)
-let boardToken = 0;     // newer requests make older replies stale
-let tourToken = 0;
-let countToken = 0;
-let currentJob = null;  // the job the status line follows
-const followed = new Set();  // the running jobs this page waits for
-let tour = null;        // the tour shown: the server's reply
-let tourParts = null;   // its drawing's elements
-let step = 0;           // the knight's step, from 0
-let timer = null;       // the animation's timer while it plays
-let firstShow = true;   // the address the page was opened on
+// The page's state, in one place: what it shows and what it waits for.
+const state = {
+  view: null,               // what is shown: {rows, cols, kind, row, col, to_row, to_col, ends, seed} (strings)
+  boardKey: '',             // the board and table the heatmap shows
+  boardData: null,          // its count reply (null while unknown)
+  boardToken: 0,            // newer requests make older replies stale
+  tourToken: 0,
+  countToken: 0,
+  currentJob: null,         // the job the status line follows
+  followed: new Set(),      // the running jobs this page waits for
+  tour: null,               // the tour shown: the server's reply
+  tourParts: null,          // its drawing's elements
+  step: 0,                  // the knight's step, from 0
+  timer: null,              // the animation's timer while it plays
+  firstShow: true,          // the address the page was opened on
+};
 
 // ------------------------------------------------------------------ the address
 
@@ -80,13 +83,13 @@ const isSide = (text) => /^[1-9][0-9]*$/.test(text);
 const sq = (r, c) => `(${r}, ${c})`;
 
 function show(s) {
-  view = s;
+  state.view = s;
   $('rows').value = s.rows;
   $('cols').value = s.cols;
   document.querySelector(`input[name=kind][value=${s.kind}]`).checked = true;
   const key = `${s.rows}x${s.cols}:${s.kind}` + (showsEnds(s) ? `:ends:${s.row},${s.col}` : '');
-  if (key !== boardKey) {
-    boardKey = key;
+  if (key !== state.boardKey) {
+    state.boardKey = key;
     loadBoard(s);
   } else {
     markSelected();
@@ -96,8 +99,8 @@ function show(s) {
   if (hasStart(s)) {
     loadTour(s);
   } else {
-    tourToken++;
-    countToken++;
+    state.tourToken++;
+    state.countToken++;
     stopAnimation();
     $('tour-section').hidden = true;
   }
@@ -107,10 +110,10 @@ function show(s) {
       (hasEnd(s) ? ` to ${sq(s.to_row, s.to_col)}` : '');
   // A link that asks for a tour, opened on a phone: the tour first, above the fold, and the
   // board after it.
-  if (firstShow && hasStart(s) && window.matchMedia('(max-width: 760px)').matches) {
+  if (state.firstShow && hasStart(s) && window.matchMedia('(max-width: 760px)').matches) {
     $('layout').classList.add('tour-first');
   }
-  firstShow = false;
+  state.firstShow = false;
 }
 
 // ------------------------------------------------------------------ talking to the server
@@ -134,14 +137,14 @@ async function getJSON(url, options) {
 // Says to the server that this page no longer waits for `job`: the last client gone cancels it
 // (what it finished is kept). A beacon still goes out while the page closes.
 function leave(job) {
-  if (!followed.delete(job)) return;
+  if (!state.followed.delete(job)) return;
   const url = job + '/leave';
   if (!(navigator.sendBeacon && navigator.sendBeacon(url))) {
     fetch(url, { method: 'POST', keepalive: true }).catch(() => {});
   }
 }
 
-window.addEventListener('pagehide', () => [...followed].forEach(leave));
+window.addEventListener('pagehide', () => [...state.followed].forEach(leave));
 
 // A count: answered at once (200), or a job (202) followed until it ends. Returns null when a
 // newer request made this one stale (and leaves its job).
@@ -154,20 +157,20 @@ async function countOf(params, isCurrent, onProgress) {
   };
   while (status === 202 || (status === 200 && body && body.state === 'running')) {
     job = body.job;
-    followed.add(job);
+    state.followed.add(job);
     if (!isCurrent()) return stale();
     onProgress(body);
     await sleep(POLL_MS);
     if (!isCurrent()) return stale();
     ({ status, body } = await getJSON(job));
     if (status === 200 && body.state && body.state !== 'running') {
-      followed.delete(job);
+      state.followed.delete(job);
       return body.state === 'done'
         ? { status: 200, body: body.answer }
         : { status: body.status, body: { error: body.error, kind: body.kind } };
     }
   }
-  if (job) followed.delete(job);
+  if (job) state.followed.delete(job);
   return isCurrent() ? { status, body } : null;
 }
 
@@ -176,13 +179,13 @@ function setStatus(text, kind) {
   $('status').classList.toggle('error', kind === 'error');
   const busy = kind === 'busy';
   $('status-progress').hidden = !busy;
-  $('cancel').hidden = !busy || !currentJob;
+  $('cancel').hidden = !busy || !state.currentJob;
 }
 
 $('cancel').addEventListener('click', async () => {
-  if (!currentJob) return;
+  if (!state.currentJob) return;
   $('cancel').disabled = true;
-  await getJSON(currentJob, { method: 'DELETE' });
+  await getJSON(state.currentJob, { method: 'DELETE' });
   $('cancel').disabled = false;
 });
 
@@ -227,7 +230,7 @@ function tileText(count) {
 // the server's line stays readable under "The server's words".
 function explain(body, s) {
   const board = `${s.rows}×${s.cols}`;
-  const link = (text, state) => ({ text, href: address({ ...view, ...state }) });
+  const link = (text, change) => ({ text, href: address({ ...state.view, ...change }) });
   // Where a start's tours end, refused: the server says what the view would cost and how to
   // get it, in words of its own the page has no better version of.
   if (showsEnds(s) && body.error && ['beyond_one_machine', 'too_large', 'memory'].includes(body.kind)) {
@@ -316,10 +319,10 @@ function showMessage(body, s) {
 // ------------------------------------------------------------------ the board and its counts
 
 async function loadBoard(s) {
-  const token = ++boardToken;
-  const isCurrent = () => token === boardToken;
-  boardData = null;
-  currentJob = null;
+  const token = ++state.boardToken;
+  const isCurrent = () => token === state.boardToken;
+  state.boardData = null;
+  state.currentJob = null;
   const ends = showsEnds(s);
   const named = isSide(s.rows) && isSide(s.cols);
   $('board-title').textContent = !named ? 'Not a board'
@@ -349,7 +352,7 @@ async function loadBoard(s) {
   const params = ends ? { rows: s.rows, cols: s.cols, row: s.row, col: s.col, ends: '1' }
     : { rows: s.rows, cols: s.cols, kind: s.kind };
   const reply = await countOf(params, isCurrent, (job) => {
-    currentJob = job.job;
+    state.currentJob = job.job;
     const seconds = ((Date.now() - started) / 1000).toFixed(0);
     const bar = $('status-progress');
     let done = '';
@@ -364,7 +367,7 @@ async function loadBoard(s) {
     setStatus(`Counting${done}, ${seconds} s so far…`, 'busy');
   });
   if (!reply) return;
-  currentJob = null;
+  state.currentJob = null;
   if (reply.status !== 200) {
     setStatus('');
     showMessage(reply.body, s);
@@ -373,10 +376,10 @@ async function loadBoard(s) {
     if (reply.body.kind === 'bad_input') $('heatmap').replaceChildren();
     return;
   }
-  boardData = reply.body;
-  setStatus(sentence(boardData.how));
-  drawBoard(rows, cols, boardData);
-  showTotals(boardData, s);
+  state.boardData = reply.body;
+  setStatus(sentence(state.boardData.how));
+  drawBoard(rows, cols, state.boardData);
+  showTotals(state.boardData, s);
   const csv = $('csv-link');
   csv.href = '/api/count?' + new URLSearchParams({ ...params, format: 'csv' });
   csv.download = ends ? `knights-${s.rows}x${s.cols}-ends-${s.row}-${s.col}.csv`
@@ -519,12 +522,12 @@ function markSelected() {
     element.setAttribute('tabindex', '-1');
     element.removeAttribute('aria-pressed');
   });
-  const chosen = view && hasStart(view) ? squareElement(view.row, view.col) : null;
+  const chosen = state.view && hasStart(state.view) ? squareElement(state.view.row, state.view.col) : null;
   if (chosen) {
     chosen.classList.add('selected');
     chosen.setAttribute('aria-pressed', 'true');
   }
-  const end = view && hasEnd(view) ? squareElement(view.to_row, view.to_col) : null;
+  const end = state.view && hasEnd(state.view) ? squareElement(state.view.to_row, state.view.to_col) : null;
   if (end) end.classList.add('end');
   const focusable = chosen || squares[0];
   if (focusable) focusable.setAttribute('tabindex', '0');
@@ -557,12 +560,12 @@ function onBoardKey(event, rows, cols) {
 // A square chosen: the start, or the end of tours from the chosen start (Shift, the "end"
 // choice, or any square of a start's ends).
 function choose(r, c, asEnd) {
-  const pickEnd = asEnd || document.querySelector('input[name=pick]:checked').value === 'end' || showsEnds(view);
-  const sameAsStart = hasStart(view) && String(r) === view.row && String(c) === view.col;
-  if (pickEnd && hasStart(view) && view.kind === 'open' && !sameAsStart) {
-    go({ ...view, to_row: String(r), to_col: String(c), seed: '0' });
+  const pickEnd = asEnd || document.querySelector('input[name=pick]:checked').value === 'end' || showsEnds(state.view);
+  const sameAsStart = hasStart(state.view) && String(r) === state.view.row && String(c) === state.view.col;
+  if (pickEnd && hasStart(state.view) && state.view.kind === 'open' && !sameAsStart) {
+    go({ ...state.view, to_row: String(r), to_col: String(c), seed: '0' });
   } else {
-    go({ ...view, row: String(r), col: String(c), to_row: null, to_col: null, ends: false, seed: '0' });
+    go({ ...state.view, row: String(r), col: String(c), to_row: null, to_col: null, ends: false, seed: '0' });
   }
   revealTour();
 }
@@ -585,19 +588,19 @@ $('board-form').addEventListener('submit', (event) => {
 });
 
 $('ends').addEventListener('click', () => {
-  go({ ...view, ends: !showsEnds(view) });
+  go({ ...state.view, ends: !showsEnds(state.view) });
 });
 $('clear-end').addEventListener('click', () => {
-  go({ ...view, to_row: null, to_col: null, seed: '0' });
+  go({ ...state.view, to_row: null, to_col: null, seed: '0' });
 });
 
 // ------------------------------------------------------------------ a tour, move by move
 
 async function loadTour(s) {
-  const token = ++tourToken;
-  const isCurrent = () => token === tourToken;
+  const token = ++state.tourToken;
+  const isCurrent = () => token === state.tourToken;
   stopAnimation();
-  tour = null;
+  state.tour = null;
   const section = $('tour-section');
   section.hidden = false;
   const pair = hasEnd(s);
@@ -627,7 +630,7 @@ async function loadTour(s) {
     $('tour-error').hidden = false;
     return;
   }
-  tour = body;
+  state.tour = body;
   drawTour();
   $('seed-text').textContent = `(seed ${s.seed}; ${body.how})`;
   const name = `knights-tour-${s.rows}x${s.cols}-${s.row}-${s.col}` + (pair ? `-to-${s.to_row}-${s.to_col}` : `-${s.kind}`) + `-${s.seed}`;
@@ -639,7 +642,7 @@ async function loadTour(s) {
   jsonLink.download = `${name}.json`;
   $('tour-view').hidden = false;
   if (reducedMotion) {
-    setStep(tour.squares.length - 1);
+    setStep(state.tour.squares.length - 1);
   } else {
     setStep(0);
     play();
@@ -649,8 +652,8 @@ async function loadTour(s) {
 // The count of the tours asked for, with the exact digits: from the board's table when it has
 // the square, else asked of the server.
 async function showSquareCount(s) {
-  const token = ++countToken;
-  const isCurrent = () => token === countToken;
+  const token = ++state.countToken;
+  const isCurrent = () => token === state.countToken;
   const line = $('square-count');
   const pair = hasEnd(s);
   const from = sq(s.row, s.col), to = pair ? sq(s.to_row, s.to_col) : null;
@@ -668,10 +671,10 @@ async function showSquareCount(s) {
     line.textContent = words + (how ? ` ${sentence(how)}` : '');
   };
   let known = null;
-  if (boardData && boardData.kind === 'closed' && s.kind === 'closed') known = boardData.per_square;
-  else if (boardData && boardData.kind === 'open' && !pair) known = countAt(boardData, Number(s.row), Number(s.col));
-  else if (boardData && boardData.kind === 'ends' && pair) known = countAt(boardData, Number(s.to_row), Number(s.to_col));
-  if (known !== null && boardKey.startsWith(`${s.rows}x${s.cols}:${s.kind}`)) {
+  if (state.boardData && state.boardData.kind === 'closed' && s.kind === 'closed') known = state.boardData.per_square;
+  else if (state.boardData && state.boardData.kind === 'open' && !pair) known = countAt(state.boardData, Number(s.row), Number(s.col));
+  else if (state.boardData && state.boardData.kind === 'ends' && pair) known = countAt(state.boardData, Number(s.to_row), Number(s.to_col));
+  if (known !== null && state.boardKey.startsWith(`${s.rows}x${s.cols}:${s.kind}`)) {
     say(known, null);
     return;
   }
@@ -688,14 +691,14 @@ async function showSquareCount(s) {
 }
 
 function drawTour() {
-  const { rows, cols, squares, closed, colours } = tour;
+  const { rows, cols, squares, closed, colours } = state.tour;
   const holder = $('tour-board');
   holder.replaceChildren();
   const svg = svgElement('svg', {
     viewBox: `0 0 ${cols * CELL} ${rows * CELL}`,
     role: 'img',
     'data-squares': squares.length,
-    'aria-label': `${closed ? 'a closed' : 'an open'} tour of ${squares.length} squares from ${sq(...tour.start)} to ${sq(...tour.end)}`,
+    'aria-label': `${closed ? 'a closed' : 'an open'} tour of ${squares.length} squares from ${sq(...state.tour.start)} to ${sq(...state.tour.end)}`,
   }, holder);
   if (rows * cols <= MAX_DRAWN_SQUARES) {
     for (let r = 0; r < rows; r++) {
@@ -721,7 +724,7 @@ function drawTour() {
     x: ex - CELL / 3, y: ey - CELL / 3, width: 2 * CELL / 3, height: 2 * CELL / 3, fill: colours.end, 'fill-opacity': 0.85,
   }, svg);
   const numbers = [];
-  if (Math.max(rows, cols) <= tour.numbers_up_to) {
+  if (Math.max(rows, cols) <= state.tour.numbers_up_to) {
     squares.forEach((square, i) => {
       const [x, y] = centre(square);
       const text = svgElement('text', {
@@ -738,31 +741,31 @@ function drawTour() {
   svgElement('text', {
     'font-size': 22, 'text-anchor': 'middle', 'dominant-baseline': 'central', fill: colours.halo,
   }, knight).textContent = '\u265E';
-  tourParts = { path, end, numbers, knight, points: squares.map(centre) };
+  state.tourParts = { path, end, numbers, knight, points: squares.map(centre) };
 }
 
 function setStep(next) {
-  if (!tour) return;
-  const last = tour.squares.length - 1;
-  step = Math.max(0, Math.min(last, next));
-  const { path, end, numbers, knight, points } = tourParts;
-  const drawn = points.slice(0, step + 1);
-  if (tour.closed && step === last && last > 0) drawn.push(points[0]);
+  if (!state.tour) return;
+  const last = state.tour.squares.length - 1;
+  state.step = Math.max(0, Math.min(last, next));
+  const { path, end, numbers, knight, points } = state.tourParts;
+  const drawn = points.slice(0, state.step + 1);
+  if (state.tour.closed && state.step === last && last > 0) drawn.push(points[0]);
   path.setAttribute('points', drawn.map(([x, y]) => `${x},${y}`).join(' '));
-  numbers.forEach((text, i) => text.setAttribute('visibility', i <= step ? 'visible' : 'hidden'));
-  end.setAttribute('visibility', step === last ? 'visible' : 'hidden');
-  const [x, y] = points[step];
+  numbers.forEach((text, i) => text.setAttribute('visibility', i <= state.step ? 'visible' : 'hidden'));
+  end.setAttribute('visibility', state.step === last ? 'visible' : 'hidden');
+  const [x, y] = points[state.step];
   knight.setAttribute('transform', `translate(${x},${y})`);
   // At the last step the knight would sit on the last number: it leaves, and the number shows.
-  knight.setAttribute('visibility', step === last && last > 0 ? 'hidden' : 'visible');
-  const [r, c] = tour.squares[step];
-  $('step-text').textContent = `Step ${step + 1} of ${tour.squares.length}: ${sq(r, c)}` +
-    (step === last ? (tour.closed ? ', a knight\u2019s move from the start' : ', the end') : '');
-  $('back').disabled = $('first').disabled = step === 0;
-  $('forward').disabled = $('last').disabled = step === last;
+  knight.setAttribute('visibility', state.step === last && last > 0 ? 'hidden' : 'visible');
+  const [r, c] = state.tour.squares[state.step];
+  $('step-text').textContent = `Step ${state.step + 1} of ${state.tour.squares.length}: ${sq(r, c)}` +
+    (state.step === last ? (state.tour.closed ? ', a knight\u2019s move from the start' : ', the end') : '');
+  $('back').disabled = $('first').disabled = state.step === 0;
+  $('forward').disabled = $('last').disabled = state.step === last;
   // At the end the animation stops, and the button says what it does now.
-  if (step === last && timer !== null) stopAnimation();
-  else showPlaying(timer !== null);
+  if (state.step === last && state.timer !== null) stopAnimation();
+  else showPlaying(state.timer !== null);
 }
 
 function speed() {
@@ -770,40 +773,40 @@ function speed() {
 }
 
 function play() {
-  if (!tour) return;
-  if (step === tour.squares.length - 1) setStep(0);
+  if (!state.tour) return;
+  if (state.step === state.tour.squares.length - 1) setStep(0);
   stopAnimation();
-  timer = setInterval(() => setStep(step + 1), 1000 / speed());
+  state.timer = setInterval(() => setStep(state.step + 1), 1000 / speed());
   showPlaying(true);
 }
 
 function stopAnimation() {
-  if (timer !== null) clearInterval(timer);
-  timer = null;
+  if (state.timer !== null) clearInterval(state.timer);
+  state.timer = null;
   showPlaying(false);
 }
 
 function showPlaying(playing) {
-  const atEnd = tour && step === tour.squares.length - 1;
+  const atEnd = state.tour && state.step === state.tour.squares.length - 1;
   $('play').textContent = playing ? 'Pause' : atEnd ? 'Replay' : 'Play';
 }
 
 function togglePlay() {
-  if (timer !== null) stopAnimation();
+  if (state.timer !== null) stopAnimation();
   else play();
 }
 
 $('play').addEventListener('click', togglePlay);
-$('back').addEventListener('click', () => { stopAnimation(); setStep(step - 1); });
-$('forward').addEventListener('click', () => { stopAnimation(); setStep(step + 1); });
+$('back').addEventListener('click', () => { stopAnimation(); setStep(state.step - 1); });
+$('forward').addEventListener('click', () => { stopAnimation(); setStep(state.step + 1); });
 $('first').addEventListener('click', () => { stopAnimation(); setStep(0); });
-$('last').addEventListener('click', () => { stopAnimation(); setStep(tour ? tour.squares.length - 1 : 0); });
+$('last').addEventListener('click', () => { stopAnimation(); setStep(state.tour ? state.tour.squares.length - 1 : 0); });
 $('speed').addEventListener('input', () => {
   $('speed').setAttribute('aria-valuetext', `${speed()} moves a second`);
-  if (timer !== null) play();
+  if (state.timer !== null) play();
 });
 $('another').addEventListener('click', () => {
-  go({ ...view, seed: String((Number(view.seed) || 0) + 1) });
+  go({ ...state.view, seed: String((Number(state.view.seed) || 0) + 1) });
 });
 
 // Keys in the tour's panel: space plays or pauses, the arrows step, Home and End jump.
@@ -812,10 +815,10 @@ $('tour-section').addEventListener('keydown', (event) => {
   if (tag === 'INPUT' || (tag === 'BUTTON' && (event.key === ' ' || event.key === 'Enter'))) return;
   const actions = {
     ' ': togglePlay,
-    ArrowLeft: () => { stopAnimation(); setStep(step - 1); },
-    ArrowRight: () => { stopAnimation(); setStep(step + 1); },
+    ArrowLeft: () => { stopAnimation(); setStep(state.step - 1); },
+    ArrowRight: () => { stopAnimation(); setStep(state.step + 1); },
     Home: () => { stopAnimation(); setStep(0); },
-    End: () => { stopAnimation(); setStep(tour ? tour.squares.length - 1 : 0); },
+    End: () => { stopAnimation(); setStep(state.tour ? state.tour.squares.length - 1 : 0); },
   };
   if (actions[event.key]) {
     event.preventDefault();

@@ -47,9 +47,9 @@ impl BoundarySweep {
         outside_in: bool,
     ) -> Option<BoundarySweep> {
         let open = match plan.mode {
-            FrontierMode::OpenAll => true,
+            FrontierMode::Total => true,
             FrontierMode::Closed => false,
-            FrontierMode::OpenFrom(_) | FrontierMode::Between(..) => return None,
+            FrontierMode::Start(_) | FrontierMode::Between(..) => return None,
         };
         if plan.w < 3 || plan.split || plan.witness {
             return None;

@@ -2,7 +2,7 @@
 //! squares not yet taken (and, for open tours, to the joined vertex), the cycle's closing,
 //! and the rules that drop states no tour can come from.
 
-use super::steps::{BoundaryStep, MAX_SLOTS, Shape};
+use super::steps::{BoundaryStep, MAX_SLOTS, StepShape};
 use crate::count::frontier::sweep::Outcome;
 use crate::count::frontier::sweep::{DANGLING, EMPTY, FIRST_LABEL, FULL};
 
@@ -154,7 +154,7 @@ struct Fixed {
 }
 
 impl Fixed {
-    fn of(shape: &Shape, open: bool, key: u64) -> Fixed {
+    fn of(shape: &StepShape, open: bool, key: u64) -> Fixed {
         let needs = &shape.fixed;
         let empty = zero_nibbles(key);
         let end = !empty & !zero_nibbles(key ^ NIBBLES) & NIBBLES;
@@ -182,7 +182,7 @@ enum Short {
     Stuck,
 }
 
-fn short(shape: &Shape, open: bool, codes: &[u8; MAX_WORK], slot: usize) -> Short {
+fn short(shape: &StepShape, open: bool, codes: &[u8; MAX_WORK], slot: usize) -> Short {
     let code = codes[shape.after[slot] % MAX_WORK];
     if code == FULL || (code == EMPTY && !shape.prune_empty[slot]) {
         return Short::No;
@@ -376,7 +376,7 @@ fn apply(
 
 /// A cycle has closed: the board it finishes is the one whose rows hold exactly the squares
 /// that have both moves. Every square above that row is done, and none below it is touched.
-fn close(shape: &Shape, finishes_now: bool, work: &[u8], emit: &mut impl FnMut(Outcome)) {
+fn close(shape: &StepShape, finishes_now: bool, work: &[u8], emit: &mut impl FnMut(Outcome)) {
     let mut height = shape.outside_row;
     for (slot, &i) in shape.after.iter().enumerate() {
         if work[i] != FULL {
@@ -404,7 +404,7 @@ fn close(shape: &Shape, finishes_now: bool, work: &[u8], emit: &mut impl FnMut(O
 /// Whether every square on the boundary can still get the moves it needs: those to squares
 /// not yet taken, and for open tours the joined vertex's two, of which the tour ends so far
 /// hold some. (The new square has both its moves, so it is no tour end.)
-fn can_go_on(shape: &Shape, open: bool, fixed: &Fixed, work: &Work) -> bool {
+fn can_go_on(shape: &StepShape, open: bool, fixed: &Fixed, work: &Work) -> bool {
     if fixed.stuck {
         return false;
     }

@@ -85,7 +85,7 @@ impl Order {
 /// What one step does, whatever the state, apart from where it is: two squares a period of
 /// rows apart in the middle of a strip have equal shapes.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Shape {
+pub(crate) struct StepShape {
     /// Boundary squares before the step (the key's slots, in order).
     pub(crate) before: usize,
     /// The squares the step handles: the boundary before it, then the squares that join the
@@ -163,7 +163,7 @@ impl FixedNeeds {
 pub(crate) struct BoundaryStep {
     /// The height of the board finished after this step, if any.
     pub(crate) finishes: Option<usize>,
-    pub(crate) shape: Shape,
+    pub(crate) shape: StepShape,
 }
 
 impl Order {
@@ -219,7 +219,7 @@ impl Order {
         let row_end = processed_in_row == 0;
         BoundaryStep {
             finishes: (row_end && heights.contains(&(r + 1))).then_some(r + 1),
-            shape: Shape {
+            shape: StepShape {
                 before: before.len(),
                 work: work.len(),
                 own: index(t),

@@ -79,7 +79,7 @@ fn boundary_counts_equal_backtracking() {
         let cycles =
             reference::count_closed_tours(board, corner, &Limits::stopped_by(&cancel)).unwrap() / 2;
         for (mode, expected) in [
-            (FrontierMode::OpenAll, directed / 2),
+            (FrontierMode::Total, directed / 2),
             (FrontierMode::Closed, cycles),
         ] {
             for outside_in in [false, true] {
@@ -109,7 +109,7 @@ fn boundary_series_equal_the_window_series() {
         vec![(3, 24), (4, 14), (5, 8)]
     };
     for (width, last) in boards {
-        for mode in [FrontierMode::OpenAll, FrontierMode::Closed] {
+        for mode in [FrontierMode::Total, FrontierMode::Closed] {
             let expected = window_pass(width, width as usize..=last, mode);
             for (outside_in, fold) in [(true, true), (true, false), (false, true)] {
                 let (seen, _) =
@@ -130,18 +130,18 @@ fn boundary_series_equal_the_window_series() {
 fn periods_run_on_to_the_last_row_and_equal_the_plain_pass() {
     let passes = if long() {
         vec![
-            (3, 40, FrontierMode::OpenAll),
+            (3, 40, FrontierMode::Total),
             (3, 40, FrontierMode::Closed),
-            (4, 30, FrontierMode::OpenAll),
-            (5, 20, FrontierMode::OpenAll),
+            (4, 30, FrontierMode::Total),
+            (5, 20, FrontierMode::Total),
             (5, 20, FrontierMode::Closed),
             (6, 16, FrontierMode::Closed),
         ]
     } else {
         vec![
-            (3, 24, FrontierMode::OpenAll),
+            (3, 24, FrontierMode::Total),
             (3, 24, FrontierMode::Closed),
-            (4, 16, FrontierMode::OpenAll),
+            (4, 16, FrontierMode::Total),
         ]
     };
     for (width, last, mode) in passes {
@@ -174,12 +174,12 @@ fn folding_outside_in_holds_fewer_states() {
         let (_, folded) = boundary_pass(
             width,
             heights.clone(),
-            FrontierMode::OpenAll,
+            FrontierMode::Total,
             true,
             true,
             true,
         );
-        let (_, unfolded) = boundary_pass(width, heights, FrontierMode::OpenAll, true, false, true);
+        let (_, unfolded) = boundary_pass(width, heights, FrontierMode::Total, true, false, true);
         assert!(
             folded.layer_states * 10 < unfolded.layer_states * 7,
             "{width}: {} folded, {} unfolded",

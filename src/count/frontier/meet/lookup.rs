@@ -67,7 +67,7 @@ pub(super) fn lookup_join<T: Tally + Copy + Into<u128>>(
 ) -> Result<Option<BigUint>, Error> {
     cancel.check()?;
     let mut classes = bottoms.keys();
-    // The largest classes first, so that both cores finish together.
+    // The largest classes first, so that all threads finish together.
     classes.sort_unstable_by_key(|&key| (std::cmp::Reverse(bottoms.kept(key)), key));
     let total = classes
         .par_iter()

@@ -3,12 +3,12 @@
 //! the cut as `cut` does. The joins that walk every pair of top and bottom states
 //! (`oracle`) are kept as the tests' oracle.
 
+mod between;
 mod classes;
 mod cut;
 mod lookup;
 #[cfg(test)]
 mod oracle;
-mod pairs;
 mod saved;
 #[cfg(test)]
 mod tests;
@@ -16,19 +16,21 @@ mod tests;
 use num_bigint::BigUint;
 
 use self::classes::{Bottoms, CutClasses, cut_classes};
+use self::cut::Join;
 use self::lookup::{JoinRules, lookup_join};
 use super::plan::{FrontierMode, FrontierStats, Plan, Purpose};
 use super::sweep::Sweep;
 use crate::board::Square;
 use crate::cancel::CancelFlag;
+use crate::count::Limits;
 use crate::count::frontier::counts::tally::Tally;
-use crate::count::frontier::pass::layer::{Layer, Limits, by_word, first_layer};
+use crate::count::frontier::pass::layer::{Layer, by_word, first_layer};
 use crate::count::frontier::window::WindowSweep;
 use crate::count::frontier::window::state::{Codec, Word};
 use crate::error::Error;
 use crate::memory::MemoryBudget;
 
-pub(super) use self::pairs::meet_pair;
+pub(super) use self::between::meet_between;
 
 impl Plan {
     /// The meeting in the middle (see [`count_meeting`](super::count_meeting)).
@@ -110,29 +112,6 @@ impl Plan {
         Ok(both / 2u32)
     }
 
-    /// What every join of this plan's halves reads the cut with.
-    fn join(&self) -> Join {
-        let (cut, offset) = self.cut_slots();
-        Join {
-            cut,
-            offset,
-            codec: Codec::new(self.k),
-            // Moves inside the cut that are their own half turn (between two rows, two moves on
-            // an odd width): neither half owns them, and every join tries them both ways.
-            fixed: self.self_turned_moves(),
-        }
-    }
-
-    /// The number of cut squares, and the window slot of the first once the top half is done:
-    /// slots 1..=2W (the square before the cut stays in slot 0); all slots 0..=2W; or, where
-    /// the cut is one square longer than the window, slots 0..=2W and slot 2W + 1, which is
-    /// always empty (see [`Plan::last_of_top_half`]).
-    fn cut_slots(&self) -> (usize, usize) {
-        let (lo, hi) = self.cut();
-        let cut = hi - lo + 1;
-        (cut, self.k.saturating_sub(cut))
-    }
-
     /// The top half's states up to the last square of the cut.
     fn top_half<Wd: Word, T: Tally>(
         &self,
@@ -144,26 +123,16 @@ impl Plan {
         let codec = Codec::new(self.k);
         let sweep = WindowSweep::<Wd>::new(self, &codec, self.h..=self.h);
         let mut layer = first_layer::<T>(sweep.initial(), self.w);
+        let limits = Limits::new(budget, cancel);
         for v in 0..=last {
             cancel.check()?;
             let step = sweep.step(v);
-            layer = self
-                .advance(&sweep, layer, &step, v, Limits { budget, cancel }, stats)?
-                .0;
+            layer = self.advance(&sweep, layer, &step, v, &limits, stats)?.0;
             let states = layer.states();
             cancel.report_pass(v as u64 + 1, last as u64 + 1, states);
         }
         Ok(layer)
     }
-}
-
-/// The cut as the joins read it: its squares, the window slot of the first, the state codec and
-/// the self-turned moves.
-struct Join {
-    cut: usize,
-    offset: usize,
-    codec: Codec,
-    fixed: Vec<(usize, usize)>,
 }
 
 impl FrontierStats {
@@ -222,7 +191,7 @@ fn meet_starts_word<Wd: Word, T: Tally + Into<u128> + Copy>(
         let count = if v >= lo {
             all.lookup(&halves, &halves, rules(1 << (v - lo)), cancel)?
         } else {
-            let from = Plan::new(asked, FrontierMode::OpenFrom(all.square(v)), Purpose::Meet)?;
+            let from = Plan::new(asked, FrontierMode::Start(all.square(v)), Purpose::Meet)?;
             let layer = from.top_half::<Wd, T>(budget, cancel, &mut stats)?;
             let tops = from.classes::<Wd, T>(layer, &codec, cut, offset, true)?;
             all.lookup(&tops, &halves, rules(0), cancel)?

@@ -72,7 +72,7 @@ fn boards() -> Vec<(u32, u32)> {
                 continue; // the halves grow: enough for a unit test
             }
             let board = Board::new(h, w).unwrap();
-            let all = Plan::new(board, FrontierMode::OpenAll, Purpose::Meet).unwrap();
+            let all = Plan::new(board, FrontierMode::Total, Purpose::Meet).unwrap();
             if all.can_cut_open() {
                 boards.push((h, w));
             }
@@ -90,7 +90,7 @@ fn open_lookup_join_equals_the_pairwise_join() {
         // One orientation: the plan turns the board so that its rows are the short side.
         {
             let board = Board::new(rows, cols).unwrap();
-            let all = Plan::new(board, FrontierMode::OpenAll, Purpose::Meet).unwrap();
+            let all = Plan::new(board, FrontierMode::Total, Purpose::Meet).unwrap();
             let (lo, hi) = all.cut();
             // The total, and every start and pair of starts on the cut.
             let (a, b) = both(&all, &all, &all, 0);
@@ -108,7 +108,7 @@ fn open_lookup_join_equals_the_pairwise_join() {
             // its own: on the smaller boards).
             for v in (0..lo).filter(|_| board.squares() <= starts) {
                 let start = all.square(v);
-                let from = Plan::new(board, FrontierMode::OpenFrom(start), Purpose::Meet).unwrap();
+                let from = Plan::new(board, FrontierMode::Start(start), Purpose::Meet).unwrap();
                 let (a, b) = both(&all, &from, &all, 0);
                 assert_eq!(a, b, "{board} from {start}");
                 // Pairs on the smaller boards (each a pass of its own).

@@ -1,5 +1,5 @@
 //! Layers: a layer maps each state to its number of ways, split into shards by key; each square
-//! turns one layer into the next, on both cores. A layer being filled is a hash map a shard,
+//! turns one layer into the next, on all threads. A layer being filled is a hash map a shard,
 //! where equal states meet; once full, each shard is kept as two plain arrays (keys and counts,
 //! 16 bytes a state with 64-bit counts), which is all that reading it needs.
 
@@ -9,13 +9,12 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use hashbrown::HashMap;
 use rayon::prelude::*;
 
-use crate::cancel::CancelFlag;
+use crate::count::Limits;
 use crate::count::frontier::counts::tally::Tally;
 use crate::count::frontier::plan::{FrontierStats, Plan};
 use crate::count::frontier::sweep::Outcome;
 use crate::count::frontier::sweep::Sweep;
 use crate::error::Error;
-use crate::memory::MemoryBudget;
 
 /// A finished layer: its shards, each the states of one range of key hashes, and the sizes of
 /// the layers before it.
@@ -130,7 +129,7 @@ impl<T> IntoIterator for Shard<T> {
     }
 }
 
-/// Layers are split into at least this many shards, by key, so that both cores can fill one
+/// Layers are split into at least this many shards, by key, so that all threads can fill one
 /// layer and each shard is freed as soon as it has been read.
 const MIN_SHARDS: usize = 64;
 
@@ -230,13 +229,6 @@ macro_rules! widening {
 }
 pub(crate) use widening;
 
-/// What a step may spend and what may stop it: the pass's memory budget and its cancel flag.
-#[derive(Clone, Copy)]
-pub(crate) struct Limits<'a> {
-    pub(crate) budget: MemoryBudget,
-    pub(crate) cancel: &'a CancelFlag,
-}
-
 impl Plan {
     /// Turns one layer into the next with the moves of one square, in parallel: returns the
     /// next layer and the ways that finished a board at this step.
@@ -247,10 +239,11 @@ impl Plan {
         layer: Layer<T>,
         step: &S::Step,
         v: usize,
-        limits: Limits<'_>,
+        limits: &Limits,
         stats: &mut FrontierStats,
     ) -> Result<(Layer<T>, T), Error> {
         let Limits { budget, cancel } = limits;
+        let budget = *budget;
         let Layer {
             shards: layer,
             mut growth,

@@ -8,10 +8,11 @@ pub(crate) mod periodic;
 use num_bigint::BigUint;
 
 use crate::cancel::CancelFlag;
+use crate::count::Limits;
 use crate::count::frontier::boundary::BoundarySweep;
 use crate::count::frontier::counts::residue::primes_for;
 use crate::count::frontier::counts::tally::Tally;
-use crate::count::frontier::pass::layer::{Layer, Limits, by_word, first_layer, widening};
+use crate::count::frontier::pass::layer::{Layer, by_word, first_layer, widening};
 use crate::count::frontier::pass::periodic::{
     MAX_PERIOD, Period, PeriodCounts, Rayon, SquareTransfer,
 };
@@ -179,8 +180,8 @@ impl Plan {
             TourKind::Open
         };
         let question = match self.mode {
-            FrontierMode::Closed | FrontierMode::OpenAll => Question::total(asked, kind),
-            FrontierMode::OpenFrom(start) => Question::from_start(asked, start, kind),
+            FrontierMode::Closed | FrontierMode::Total => Question::total(asked, kind),
+            FrontierMode::Start(start) => Question::from_start(asked, start, kind),
             FrontierMode::Between(from, to) => Question::between(asked, from, to),
         };
         let bound = crate::trust::tour_bound(&question);
@@ -221,7 +222,7 @@ impl Plan {
     ) -> Result<FrontierStats, Error> {
         // The lanes the counts are read from: those the bound asks for, where the count type
         // holds more (the others are not run through the period's products).
-        let limits = Limits { budget, cancel };
+        let limits = Limits::new(budget, cancel);
         let used = match self.lanes() {
             Lanes::Primes(primes) if T::PRIMES > 0 => primes.min(T::LANES),
             _ => T::LANES,
@@ -285,12 +286,12 @@ impl Plan {
             (layer, finished) = match layer {
                 Counts::Small(layer) => {
                     let (next, finished) =
-                        self.advance(sweep, layer, &step, v, limits, &mut stats)?;
+                        self.advance(sweep, layer, &step, v, &limits, &mut stats)?;
                     (Counts::Small(next), T::from_u64(finished))
                 }
                 Counts::Lanes(layer) => {
                     let (next, finished) =
-                        self.advance(sweep, layer, &step, v, limits, &mut stats)?;
+                        self.advance(sweep, layer, &step, v, &limits, &mut stats)?;
                     (Counts::Lanes(next), finished)
                 }
             };
@@ -316,7 +317,7 @@ impl Plan {
                 look_for_period = false;
                 let ctx = PassContext {
                     heights,
-                    limits,
+                    limits: &limits,
                     used,
                 };
                 let after = self.periodic_rows::<S, T>(
@@ -425,7 +426,7 @@ impl Plan {
             .saturating_sub(counts_bytes as u64)
             / 2;
         let record =
-            Period::record_closed(sweep, &steps, v, &start_keys, max_bytes, ctx.limits.cancel)?;
+            Period::record_closed(sweep, &steps, v, &start_keys, max_bytes, &ctx.limits.cancel)?;
         let Some(record) = record else {
             let layer = match counts {
                 Ok(small) => Counts::Small(Layer::from_states(start_keys, small, growth)),
@@ -503,7 +504,7 @@ impl Plan {
 /// What every square of a pass shares.
 struct PassContext<'a> {
     heights: &'a std::ops::RangeInclusive<usize>,
-    limits: Limits<'a>,
+    limits: &'a Limits,
     /// The lanes of a count the pass reads (see `Plan::run_with`).
     used: usize,
 }

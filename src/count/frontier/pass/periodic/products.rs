@@ -277,7 +277,7 @@ mod tests {
             .collect()
     }
 
-    /// The counts lane by lane equal the counts whole, modulo 2^64 (one lane, on both cores)
+    /// The counts lane by lane equal the counts whole, modulo 2^64 (one lane, on all threads)
     /// and modulo three primes.
     fn lanes_agree<T: Tally + PartialEq + std::fmt::Debug>(start: Vec<T>) {
         let transfers = transfers();

@@ -1,7 +1,7 @@
 //! Recording a period: the sets of states closed under its squares, and each square's moves
 //! between them as a matrix in pull form.
 //!
-//! A set is split into shards by key, so that both cores number the states a square reaches
+//! A set is split into shards by key, so that all threads number the states a square reaches
 //! at once. While the sets grow a state is numbered within its shard; once they are closed
 //! they are numbered densely, the period's start states first (in their order, as the counts
 //! of the layer the period starts from are), and each matrix is put in pull form by counting
@@ -108,7 +108,7 @@ impl StateSet {
         self.shards.iter().map(|shard| shard.keys.len()).sum()
     }
 
-    /// Numbers the next states of `parts`, shard by shard on both cores. Returns the moves as
+    /// Numbers the next states of `parts`, shard by shard on all threads. Returns the moves as
     /// `next << 32 | source` and the states new to the set; `None` where a shard is full.
     fn insert_all(&mut self, parts: &[Reached]) -> Option<(Vec<u64>, Vec<u32>)> {
         let by_shard: Vec<Option<(Vec<u64>, Vec<u32>)>> = self

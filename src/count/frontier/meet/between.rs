@@ -9,8 +9,8 @@ use std::path::Path;
 
 use num_bigint::BigUint;
 
-use super::Join;
 use super::classes::{Bottoms, CutClasses, mirror_cut_squares};
+use super::cut::Join;
 use super::lookup::JoinRules;
 use super::saved::{self, SavedCount};
 use crate::board::{Square, Symmetry};
@@ -41,13 +41,13 @@ pub(super) enum HalfKind {
 /// What the count of one pair joins: the top half, the bottom half (turned), and the cut
 /// squares that must hold a tour end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct PairJoin {
+struct BetweenJoin {
     tops: HalfKind,
     bottoms: HalfKind,
     required: u32,
 }
 
-impl PairJoin {
+impl BetweenJoin {
     /// How much of the join's work other pairs share, the most shared first: two halves that
     /// every pair shares, one end's half and that, two ends' halves, a half of this pair alone.
     /// Then the squares the fixed ends leave before the cut (a half's pass grows with them).
@@ -73,7 +73,7 @@ impl Plan {
     /// The join that counts the tours between squares `a` and `b` (row-major indices of the
     /// oriented board) on this plan's cut. An end below the cut is seen by the bottom half as
     /// its half turn above; an end on the cut is required of the join.
-    fn pair_join(&self, a: usize, b: usize) -> PairJoin {
+    fn between_join(&self, a: usize, b: usize) -> BetweenJoin {
         let (lo, hi) = self.cut();
         let (mut a, mut b) = (a, b);
         // Below the cut: half turn the pair, so that at most one end is below it.
@@ -102,7 +102,7 @@ impl Plan {
             _ if fixed_in_a_half => (HalfKind::Any, HalfKind::Any),
             _ => (HalfKind::NoEnds, HalfKind::NoEnds),
         };
-        PairJoin {
+        BetweenJoin {
             tops,
             bottoms,
             required,
@@ -111,7 +111,7 @@ impl Plan {
 
     /// The image of the pair `from`, `to` (squares of the board as asked) under the board's
     /// symmetries whose join shares the most, with that join.
-    fn cheapest_image(&self, from: Square, to: Square) -> PairJoin {
+    fn cheapest_image(&self, from: Square, to: Square) -> BetweenJoin {
         let asked = self.asked();
         let (lo, _) = self.cut();
         Symmetry::ALL
@@ -119,7 +119,7 @@ impl Plan {
             .filter(|symmetry| symmetry.target(asked) == asked)
             .map(|symmetry| {
                 let (a, b) = (symmetry.apply(asked, from), symmetry.apply(asked, to));
-                self.pair_join(self.index(a), self.index(b))
+                self.between_join(self.index(a), self.index(b))
             })
             .min_by_key(|join| (join.cost(lo), join.tops, join.bottoms, join.required))
             .expect("the identity keeps the board")
@@ -239,7 +239,7 @@ impl Halves<'_> {
     /// one half where the other is the same or its mirror image.
     fn join<Wd: Word, T: SavedCount + Into<u128>>(
         &self,
-        pair: PairJoin,
+        pair: BetweenJoin,
         join: &Join,
         stats: &mut FrontierStats,
     ) -> Result<BigUint, Error> {
@@ -295,7 +295,7 @@ fn join_halves<T: Tally + Copy + Into<u128>>(
 /// that shares the most (see [`Plan::cheapest_image`]); with `dir`, the halves are read from
 /// it where they were saved, and saved into it where they were computed. Returns the directed
 /// count from `from` to `to`.
-pub(crate) fn meet_pair<T: SavedCount + Into<u128>>(
+pub(crate) fn meet_between<T: SavedCount + Into<u128>>(
     all: &Plan,
     from: Square,
     to: Square,
@@ -303,10 +303,10 @@ pub(crate) fn meet_pair<T: SavedCount + Into<u128>>(
     budget: MemoryBudget,
     cancel: &CancelFlag,
 ) -> Stats {
-    by_word!(all, Wd => meet_pair_word::<Wd, T>(all, from, to, dir, budget, cancel))
+    by_word!(all, Wd => meet_between_word::<Wd, T>(all, from, to, dir, budget, cancel))
 }
 
-fn meet_pair_word<Wd: Word, T: SavedCount + Into<u128>>(
+fn meet_between_word<Wd: Word, T: SavedCount + Into<u128>>(
     all: &Plan,
     from: Square,
     to: Square,
@@ -346,7 +346,7 @@ mod tests {
     }
 
     /// The join of one pair's halves, saved in `dir` for the next pairs.
-    fn joined(all: &Plan, pair: PairJoin, dir: &Path) -> BigUint {
+    fn joined(all: &Plan, pair: BetweenJoin, dir: &Path) -> BigUint {
         let cancel = CancelFlag::new();
         let join = all.join();
         let halves = Halves {
@@ -374,7 +374,7 @@ mod tests {
         };
         for (rows, cols) in boards {
             let board = Board::new(rows, cols).unwrap();
-            let all = Plan::new(board, FrontierMode::OpenAll, Purpose::Meet).unwrap();
+            let all = Plan::new(board, FrontierMode::Total, Purpose::Meet).unwrap();
             let dir = tempfile::tempdir().unwrap();
             for from in board.all_squares() {
                 for to in board.all_squares().filter(|&t| t > from) {
@@ -384,7 +384,7 @@ mod tests {
                         .filter(|s| s.target(board) == board)
                     {
                         let (a, b) = (symmetry.apply(board, from), symmetry.apply(board, to));
-                        let pair = all.pair_join(all.index(a), all.index(b));
+                        let pair = all.between_join(all.index(a), all.index(b));
                         kinds.insert(pair.cost(all.cut().0).0);
                         assert_eq!(
                             joined(&all, pair, dir.path()),
@@ -404,9 +404,8 @@ mod tests {
     #[test]
     fn eight_by_eight_pairs_share_few_halves() {
         let board = Board::new(8, 8).unwrap();
-        let all = Plan::new(board, FrontierMode::OpenAll, Purpose::Meet).unwrap();
+        let all = Plan::new(board, FrontierMode::Total, Purpose::Meet).unwrap();
         let mut halves = std::collections::BTreeMap::new();
-        let mut joins = std::collections::BTreeMap::new();
         let mut pairs = std::collections::BTreeSet::new();
         for from in board.all_squares() {
             for to in board.all_squares() {
@@ -417,13 +416,6 @@ mod tests {
                 let pair = all.cheapest_image(from, to);
                 if !pairs.insert((pair.tops, pair.bottoms, pair.required)) {
                     continue;
-                }
-                *joins.entry(pair.cost(all.cut().0).0).or_insert(0) += 1;
-                if std::env::var_os("KNIGHTS_PRINT_PAIRS").is_some() {
-                    eprintln!(
-                        "PAIR {} {} {} {} {:?}",
-                        from.row, from.col, to.row, to.col, pair
-                    );
                 }
                 for kind in [pair.tops, pair.bottoms] {
                     let image = match kind {
@@ -446,7 +438,6 @@ mod tests {
         assert!(!halves.contains_key(&HalfKind::Any));
         assert!(one_end <= 12, "{halves:?}");
         assert!(both <= 10, "{halves:?}");
-        eprintln!("joins by kind {joins:?}; halves {halves:?}");
     }
 
     /// Pairs counted through a directory of saved halves, the first time (computing and saving
@@ -461,7 +452,7 @@ mod tests {
         } else {
             (Board::new(4, 6).unwrap(), 5)
         };
-        let all = Plan::new(board, FrontierMode::OpenAll, Purpose::Meet).unwrap();
+        let all = Plan::new(board, FrontierMode::Total, Purpose::Meet).unwrap();
         let pairs: Vec<(Square, Square)> = board
             .all_squares()
             .flat_map(|from| board.all_squares().map(move |to| (from, to)))
@@ -470,7 +461,7 @@ mod tests {
             .collect();
         for round in 0..2 {
             for &(from, to) in &pairs {
-                let (count, _) = meet_pair::<u64>(
+                let (count, _) = meet_between::<u64>(
                     &all,
                     from,
                     to,
@@ -497,10 +488,10 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let cancel = CancelFlag::new();
         let board = Board::new(6, 6).unwrap();
-        let all = Plan::new(board, FrontierMode::OpenAll, Purpose::Meet).unwrap();
+        let all = Plan::new(board, FrontierMode::Total, Purpose::Meet).unwrap();
         let (from, to) = (Square::new(0, 0), Square::new(5, 4));
         let count = |dir: &Path| {
-            meet_pair::<u64>(&all, from, to, Some(dir), MemoryBudget::DEFAULT, &cancel)
+            meet_between::<u64>(&all, from, to, Some(dir), MemoryBudget::DEFAULT, &cancel)
         };
         let expected = count(dir.path()).unwrap().0;
         let files: Vec<_> = std::fs::read_dir(dir.path())
