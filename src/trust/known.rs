@@ -20,9 +20,6 @@ use num_bigint::BigUint;
 use crate::board::{Board, Square};
 use crate::question::{Question, Shape, TourKind};
 
-// The floors' old paths (`known::floor`, `known::BLOCKS`), which callers outside use.
-pub use super::floor::{BLOCKS, Block, Floor, closed_floor, floor, floor_above};
-
 /// A count known from elsewhere, and where it is from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Known {

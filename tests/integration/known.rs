@@ -10,7 +10,7 @@ use knights::count::reference;
 use knights::question::{Question, TourKind};
 use knights::resolve::{self, EngineChoice, Settings};
 use knights::store::{APPLICATION_ID, MIGRATIONS};
-use knights::trust::known::{self, BLOCKS};
+use knights::trust::floor::{self, BLOCKS};
 use knights::{Board, CancelFlag};
 
 use crate::util::{TestStore, long_tests as long, published_terms, set_count};
@@ -65,7 +65,7 @@ fn published_long_boards_are_above_their_floors() {
     for term in published_terms("closed_undirected") {
         let board = Board::new(term.rows, term.cols).unwrap();
         let directed: BigUint = term.count.parse::<BigUint>().unwrap() * 2u32;
-        if let Some((floor, from)) = known::closed_floor(board) {
+        if let Some((floor, from)) = floor::closed_floor(board) {
             assert!(
                 !floor.above(&directed),
                 "{board} from {from}: {floor} > {directed}"
@@ -75,7 +75,7 @@ fn published_long_boards_are_above_their_floors() {
     }
     assert!(checked > 40, "{checked}");
     let huge = Question::total(Board::new(8, 100_000).unwrap(), TourKind::Closed);
-    let (floor, _) = known::floor(&huge).unwrap();
+    let (floor, _) = floor::floor(&huge).unwrap();
     assert!(floor.above(&BigUint::from(24u32)));
 }
 
