@@ -215,9 +215,7 @@ pub fn open_input(path: &Path) -> Result<(String, Box<dyn BufRead>)> {
     let cannot_read = |e: io::Error| CliError::bad_input(format!("cannot read {name}: {e}"));
     // Opening a FIFO waits for its writer, and reading it for its lines: both are waits on
     // input, which a signal ends at once, as on standard input.
-    WAITING_ON_INPUT.store(true, Ordering::SeqCst);
-    let opened = std::fs::File::open(path);
-    WAITING_ON_INPUT.store(false, Ordering::SeqCst);
+    let opened = waited_on(|| std::fs::File::open(path));
     let mut file = WaitedOn(BufReader::new(opened.map_err(cannot_read)?));
     first_buffer(&mut file).map_err(cannot_read)?;
     Ok((name, Box::new(file)))
@@ -252,15 +250,20 @@ pub fn waiting_on_input() -> bool {
     WAITING_ON_INPUT.load(Ordering::SeqCst)
 }
 
+/// Runs `wait` (an open, a read, a write that may block) marked as a wait on input or output.
+fn waited_on<T>(wait: impl FnOnce() -> T) -> T {
+    WAITING_ON_INPUT.store(true, Ordering::SeqCst);
+    let result = wait();
+    WAITING_ON_INPUT.store(false, Ordering::SeqCst);
+    result
+}
+
 /// An input or an output, marked as waited on while a read or a write blocks.
 struct WaitedOn<R>(R);
 
 impl<R> WaitedOn<R> {
     fn waiting<T>(&mut self, read: impl FnOnce(&mut R) -> T) -> T {
-        WAITING_ON_INPUT.store(true, Ordering::SeqCst);
-        let result = read(&mut self.0);
-        WAITING_ON_INPUT.store(false, Ordering::SeqCst);
-        result
+        waited_on(|| read(&mut self.0))
     }
 }
 
@@ -290,10 +293,7 @@ impl<R: BufRead> BufRead for WaitedOn<R> {
         if STOP_READING.load(Ordering::SeqCst) {
             return Err(stopped());
         }
-        WAITING_ON_INPUT.store(true, Ordering::SeqCst);
-        let result = self.0.fill_buf();
-        WAITING_ON_INPUT.store(false, Ordering::SeqCst);
-        result
+        waited_on(|| self.0.fill_buf())
     }
 
     fn consume(&mut self, amount: usize) {
@@ -366,9 +366,8 @@ pub fn write_output(path: &Path, write: impl FnOnce(&mut dyn Write) -> Result<()
                 CliError::bad_input(format!("cannot write {shown}: it is a directory")).into(),
             );
         }
-        let file = std::fs::OpenOptions::new()
-            .write(true)
-            .open(&target)
+        // A FIFO's open waits for its reader: a wait that a signal ends at once.
+        let file = waited_on(|| std::fs::OpenOptions::new().write(true).open(&target))
             .with_context(|| format!("cannot write {shown}"))?;
         let mut out = io::BufWriter::with_capacity(1 << 16, WaitedOn(file));
         return write(&mut out)

@@ -1114,6 +1114,39 @@ fn sigterm_stops_an_export_that_waits_for_its_reader() {
     assert!(String::from_utf8_lossy(&first).starts_with("rows,cols,kind"));
 }
 
+/// An output that is a FIFO no one reads: its open waits for a reader, and SIGTERM ends that
+/// wait as it ends a wait on input (it waited until killed).
+#[cfg(unix)]
+#[test]
+fn sigterm_stops_an_export_into_a_fifo_no_one_reads() {
+    use std::process::Stdio;
+
+    let store = TestStore::new();
+    store.run(&["count", "3", "4", "0", "0"]);
+    let fifo = store.dir.path().join("out.fifo");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let child = store
+        .process()
+        .args(["export", "-o"])
+        .arg(&fifo)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    signal(&child, "-TERM");
+    let output = output_within_20_seconds(child, "SIGTERM did not stop the export into a FIFO");
+    assert_eq!(output.status.code(), Some(130), "{output:?}");
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains("interrupted"),
+        "{output:?}"
+    );
+}
+
 /// SIGTERM stops an import wherever it is (reading, checking or writing its records) within a
 /// second: exit 130, one line saying nothing was imported, and the store holds nothing of it.
 #[cfg(target_os = "linux")]
