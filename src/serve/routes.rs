@@ -15,6 +15,7 @@ pub fn router(app: App) -> Router {
     Router::new()
         .route("/", get(page::index))
         .route("/style.css", get(page::style))
+        .route("/tour.js", get(page::tour_script))
         .route("/app.js", get(page::script))
         .route("/puzzle.js", get(page::puzzle_script))
         .route("/puzzle.css", get(page::puzzle_style))

@@ -228,6 +228,12 @@ fn serves_the_page_and_stops_cleanly_on_ctrl_c() {
     assert_eq!(script.status, 200);
     assert!(script.headers["content-type"].starts_with("text/javascript"));
     assert!(script.body.contains("/api/count"));
+    // The tour's functions, which the page loads before app.js.
+    assert!(page.body.contains("<script src=\"/tour.js\""));
+    let tour = server.get("/tour.js");
+    assert_eq!(tour.status, 200);
+    assert!(tour.headers["content-type"].starts_with("text/javascript"));
+    assert!(tour.body.contains("async function loadTour"));
     let style = server.get("/style.css");
     assert_eq!(style.status, 200);
     assert!(style.headers["content-type"].starts_with("text/css"));

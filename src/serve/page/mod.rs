@@ -9,6 +9,7 @@ use crate::output::TOUR_COLOURS;
 const INDEX: &str = include_str!("index.html");
 const STYLE: &str = include_str!("style.css");
 const SCRIPT: &str = include_str!("app.js");
+const TOUR_SCRIPT: &str = include_str!("tour.js");
 const PUZZLE_SCRIPT: &str = include_str!("puzzle.js");
 const PUZZLE_STYLE: &str = include_str!("puzzle.css");
 
@@ -56,6 +57,11 @@ pub async fn style() -> Response {
 /// `/app.js`.
 pub async fn script() -> Response {
     file("text/javascript; charset=utf-8", SCRIPT)
+}
+
+/// `/tour.js`: the tour's functions, which `/app.js` calls.
+pub async fn tour_script() -> Response {
+    file("text/javascript; charset=utf-8", TOUR_SCRIPT)
 }
 
 /// `/puzzle.js`: the puzzle view.
