@@ -62,7 +62,7 @@ cases=(
   "--memory 99999999T|$knights --memory 99999999T count 5 5 0 0"
 )
 
-echo "| refusal | exit | lines | seconds (median of $runs) | peak memory (largest) | message |"
+echo "| refusal | exit | lines | seconds (median of $runs) | peak MiB (largest) | message |"
 echo "| --- | --- | --- | --- | --- | --- |"
 for case in "${cases[@]}"; do
   name=${case%%|*}
@@ -83,5 +83,5 @@ for case in "${cases[@]}"; do
     rm -rf "$run"
   done
   median=$(printf '%s\n' "${seconds[@]}" | sort -n | sed -n "$(((runs + 1) / 2))p")
-  echo "| $name | $code | $lines | $median | $((peak / 1024)) MB | ${message}… |"
+  echo "| $name | $code | $lines | $median | $((peak / 1024)) | ${message}… |"
 done
