@@ -99,10 +99,6 @@ struct Counted {
     table: Option<(CountTable, String)>,
 }
 
-/// count(rows, cols, start=None, *, to=None, closed=False, total=False, undirected=False,
-/// store=None, memory=None, progress=None)
-/// --
-///
 /// The exact number of knight's tours, as `knights count` gives it.
 ///
 /// * `count(5, 4, (0, 0))`: open tours from a square (`closed=True`: closed tours through it).
@@ -295,10 +291,6 @@ pub struct Series {
     state: Mutex<SeriesState>,
 }
 
-/// series(rows, cols=range(1, 51), *, closed=False, undirected=False, store=None,
-/// memory=None, progress=None)
-/// --
-///
 /// The totals of the boards `rows × n` for `n` in `cols`, as `knights series` gives them: an
 /// iterator of `(n, count)`, each board as soon as it is known (from the store at once, the
 /// rest in one pass of the frontier engine where `rows` is its short side), each saved to the

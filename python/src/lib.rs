@@ -36,9 +36,6 @@ fn _knights(m: &Bound<'_, PyModule>) -> PyResult<()> {
     Ok(())
 }
 
-/// default_store()
-/// --
-///
 /// The path of the store `knights` uses by default: $KNIGHTS_DB, else knights/answers.db in
 /// the data directory (~/.local/share on Linux).
 #[pyfunction]

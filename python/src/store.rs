@@ -21,9 +21,6 @@ use crate::errors::{self, Class, Raise};
 use crate::session::{self, Place, default_store_path, no_shipped_from_environment, path_arg};
 use crate::work::{self, Progress, Reporter};
 
-/// Store(path=None, *, no_shipped=None)
-/// --
-///
 /// The answer store: an SQLite file that `knights` reads and writes too. `path=None` is the
 /// command line's default ($KNIGHTS_DB, else knights/answers.db in the data directory). Pass
 /// it as `store=` to `count`, `series`: a count saved from Python is served to `knights`, and
@@ -272,9 +269,6 @@ impl PyStore {
         format!("Store({:?})", self.path())
     }
 
-    /// query(*, board=None, kind=None, min_squares=None, max_squares=None)
-    /// --
-    ///
     /// The stored answers, as `knights query` lists them (smallest boards first): a list of
     /// `Answer`. `board` is `(rows, cols)` or `"5x5"` (either orientation), `kind` `"open"`,
     /// `"closed"` or `"between"`. A row that breaks the store's rules raises `StoreError`.
@@ -322,10 +316,6 @@ impl PyStore {
         answers.iter().map(|a| PyAnswer::new(py, a)).collect()
     }
 
-    /// export(file=None, *, format=None, board=None, kind=None, min_squares=None,
-    /// max_squares=None)
-    /// --
-    ///
     /// The stored answers as `knights export` writes them (CSV, or JSON with
     /// `format="json"` or a `.json` file): written to `file` (replaced only once complete),
     /// returning how many; or, without a file, returned as a string. Nothing is exported when
@@ -373,9 +363,6 @@ impl PyStore {
         }
     }
 
-    /// import_(file, *, format=None, memory=None)
-    /// --
-    ///
     /// Adds the answers of an export file (CSV, or JSON for a `.json` file or
     /// `format="json"`) to the store, as `knights import` does: every record is checked first
     /// (and on small boards counted again), and one bad record refuses the whole file, naming
@@ -442,10 +429,6 @@ impl PyStore {
         })
     }
 
-    /// verify(*, recount=False, seconds=10.0, board=None, kind=None, min_squares=None,
-    /// max_squares=None)
-    /// --
-    ///
     /// Checks the stored answers as `knights verify` does (the file, the theorems, parity,
     /// bounds, totals against their starts; with `recount=True` the engines count them again
     /// for up to `seconds`). Returns a `VerifyReport`, true when no problem was found; its

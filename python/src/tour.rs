@@ -74,9 +74,6 @@ fn find(py: Python<'_>, ask: TourAsk) -> PyResult<(Tour, Method)> {
     })
 }
 
-/// tour(rows, cols, start, *, closed=False, to=None, seed=None, time_limit=10.0, memory=None)
-/// --
-///
 /// One knight's tour of the board, as `knights tour` finds it: the squares `(row, col)` in the
 /// order the knight visits them, from `start`. `closed=True`: the last square is a knight's
 /// move from the first. `to=(row, col)`: an open tour that ends there (decided exactly on
@@ -106,10 +103,6 @@ pub fn tour(
     Ok(tour.squares().iter().copied().map(convert::pair).collect())
 }
 
-/// tour_svg(rows, cols, start, *, closed=False, to=None, seed=None, time_limit=10.0,
-/// animate=False, memory=None)
-/// --
-///
 /// The tour `tour()` finds, as the SVG picture `knights tour --format svg` draws (start: a
 /// green disc, end: a red square); `animate=True`: the knight moves along the path. In a
 /// notebook: `IPython.display.SVG(knights.tour_svg(8, 8, (0, 0)))`.
@@ -188,9 +181,6 @@ fn step_rows(tour: &Tour) -> Vec<Vec<u64>> {
         .collect()
 }
 
-/// puzzle_solve(board, *, closed=False)
-/// --
-///
 /// `knights.puzzle.solve`: one completion of a knight's tour puzzle (a board with some step
 /// numbers given), as `knights puzzle` prints it: every square's step number, row by row.
 /// `board` is a list of rows (numbers from 1, `None` or 0 for an empty cell), or the puzzle's
@@ -215,9 +205,6 @@ pub fn puzzle_solve(
     Ok(step_rows(&tour))
 }
 
-/// puzzle_count(board, *, closed=False, memory=None, progress=None)
-/// --
-///
 /// `knights.puzzle.count`: the exact number of completions of a puzzle, as `knights puzzle
 /// --count` gives it (0 where a quick check rules them out). `progress(done, total)` follows
 /// the engine's searches (a tqdm bar by default where tqdm is installed).
@@ -249,9 +236,6 @@ pub fn puzzle_count(
     })
 }
 
-/// puzzle_make(rows, cols, *, closed=False, clues=None, seed=None, memory=None)
-/// --
-///
 /// `knights.puzzle.make`: a puzzle of `rows × cols` (at most 64 squares) with exactly one
 /// completion, as `knights puzzle --make` makes it: a list of rows, `None` for an empty cell.
 /// `clues`: stop at that many given numbers (else as few as the seed reaches); the same
