@@ -5,23 +5,43 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator
 from types import TracebackType
-from typing import Literal, Optional, Sequence, Tuple, Union
+from typing import Literal, Optional, Sequence, Tuple, Union, final, overload
+
+__all__ = [
+    "Answer",
+    "ImportReport",
+    "RELEASE",
+    "Series",
+    "Store",
+    "Table",
+    "VerifyReport",
+    "__version__",
+    "count",
+    "default_store",
+    "puzzle_count",
+    "puzzle_make",
+    "puzzle_solve",
+    "series",
+    "tour",
+    "tour_svg",
+]
 
 __version__: str
 RELEASE: str
 
-Square = Tuple[int, int]
+_Square = Tuple[int, int]
 """A square `(row, col)`, both from 0."""
-StoreArg = Union[str, "os.PathLike[str]", "Store", bool, None]
+_StoreArg = Union[str, "os.PathLike[str]", "Store", bool, None]
 """Where answers are kept: None the default store, a path or a Store, False none."""
-Memory = Union[int, str, None]
+_Memory = Union[int, str, None]
 """A memory budget: bytes, or a size such as "512M" or "4G"; None: $KNIGHTS_MEMORY or 3/4 of RAM."""
-ProgressArg = Union[Callable[[int, int], object], bool, None]
+_ProgressArg = Union[Callable[[int, int], object], bool, None]
 """progress(done, total) after each step; None: a tqdm bar where tqdm is installed; False: none."""
-BoardFilter = Union[str, Tuple[int, int], None]
-Kind = Literal["open", "closed", "between"]
-Grid = Sequence[Sequence[Optional[int]]]
+_BoardFilter = Union[str, Tuple[int, int], None]
+_Kind = Literal["open", "closed", "between"]
+_Grid = Sequence[Sequence[Optional[int]]]
 
+@final
 class Table:
     """The open tours from every square of a board, with its totals (`count(rows, cols)`)."""
 
@@ -42,22 +62,23 @@ class Table:
     def how(self) -> str:
         """How the answer was found, in a few words."""
     def __len__(self) -> int: ...
-    def __getitem__(self, row: int) -> list[int]: ...
+    def __getitem__(self, key: int, /) -> list[int]: ...
     def __iter__(self) -> Iterator[list[int]]: ...
 
+@overload
 def count(
     rows: int,
     cols: int,
-    start: Square | None = None,
+    start: _Square,
     *,
-    to: Square | None = None,
+    to: _Square | None = None,
     closed: bool = False,
-    total: bool = False,
+    total: Literal[False] = False,
     undirected: bool = False,
-    store: StoreArg = None,
-    memory: Memory = None,
-    progress: ProgressArg = None,
-) -> int | Table:
+    store: _StoreArg = None,
+    memory: _Memory = None,
+    progress: _ProgressArg = None,
+) -> int:
     """The exact number of knight's tours, as `knights count` gives it.
 
     With a start square: the open tours from it (closed=True: the closed tours through it;
@@ -72,7 +93,50 @@ def count(
     >>> count(5, 5).table[0]
     [304, 0, 56, 0, 304]
     """
+@overload
+def count(
+    rows: int,
+    cols: int,
+    start: None = None,
+    *,
+    to: None = None,
+    closed: bool = False,
+    total: Literal[True],
+    undirected: bool = False,
+    store: _StoreArg = None,
+    memory: _Memory = None,
+    progress: _ProgressArg = None,
+) -> int: ...
+@overload
+def count(
+    rows: int,
+    cols: int,
+    start: None = None,
+    *,
+    to: None = None,
+    closed: Literal[True],
+    total: bool = False,
+    undirected: bool = False,
+    store: _StoreArg = None,
+    memory: _Memory = None,
+    progress: _ProgressArg = None,
+) -> int: ...
+@overload
+def count(
+    rows: int,
+    cols: int,
+    start: None = None,
+    *,
+    to: None = None,
+    closed: Literal[False] = False,
+    total: Literal[False] = False,
+    undirected: bool = False,
+    store: _StoreArg = None,
+    memory: _Memory = None,
+    progress: _ProgressArg = None,
+) -> Table: ...
 
+@final
 class Series:
     """The boards of a series as each is known: an iterator of (n, count)."""
 
@@ -94,9 +158,9 @@ def series(
     *,
     closed: bool = False,
     undirected: bool = False,
-    store: StoreArg = None,
-    memory: Memory = None,
-    progress: ProgressArg = None,
+    store: _StoreArg = None,
+    memory: _Memory = None,
+    progress: _ProgressArg = None,
 ) -> Series:
     """The totals of the boards rows x n for n in cols (default range(1, 51)), as
     `knights series` gives them: (n, count) as each board is known.
@@ -108,14 +172,14 @@ def series(
 def tour(
     rows: int,
     cols: int,
-    start: Square,
+    start: _Square,
     *,
     closed: bool = False,
-    to: Square | None = None,
+    to: _Square | None = None,
     seed: int | None = None,
     time_limit: float = 10.0,
-    memory: Memory = None,
-) -> list[Square]:
+    memory: _Memory = None,
+) -> list[_Square]:
     """One tour from start, as `knights tour` finds it: the squares in order.
 
     >>> tour(5, 5, (0, 0))[:3]
@@ -125,26 +189,26 @@ def tour(
 def tour_svg(
     rows: int,
     cols: int,
-    start: Square,
+    start: _Square,
     *,
     closed: bool = False,
-    to: Square | None = None,
+    to: _Square | None = None,
     seed: int | None = None,
     time_limit: float = 10.0,
     animate: bool = False,
-    memory: Memory = None,
+    memory: _Memory = None,
 ) -> str:
     """The tour `tour()` finds as an SVG picture (animate=True: the knight moves)."""
 
-def puzzle_solve(board: Grid | str, *, closed: bool = False) -> list[list[int]]:
+def puzzle_solve(board: _Grid | str, *, closed: bool = False) -> list[list[int]]:
     """One completion of a puzzle: every square's step number, row by row."""
 
 def puzzle_count(
-    board: Grid | str,
+    board: _Grid | str,
     *,
     closed: bool = False,
-    memory: Memory = None,
-    progress: ProgressArg = None,
+    memory: _Memory = None,
+    progress: _ProgressArg = None,
 ) -> int:
     """The exact number of completions of a puzzle."""
 
@@ -155,13 +219,14 @@ def puzzle_make(
     closed: bool = False,
     clues: int | None = None,
     seed: int | None = None,
-    memory: Memory = None,
+    memory: _Memory = None,
 ) -> list[list[int | None]]:
     """A puzzle with exactly one completion (None: an empty cell)."""
 
 def default_store() -> str:
     """The path of the store `knights` uses by default."""
 
+@final
 class Answer:
     """One stored answer: the columns of `knights query`."""
 
@@ -170,7 +235,7 @@ class Answer:
     @property
     def cols(self) -> int: ...
     @property
-    def kind(self) -> Kind: ...
+    def kind(self) -> _Kind: ...
     @property
     def row(self) -> int | None: ...
     @property
@@ -192,6 +257,7 @@ class Answer:
     @property
     def source(self) -> str: ...
 
+@final
 class ImportReport:
     """What Store.import_ did."""
 
@@ -202,6 +268,7 @@ class ImportReport:
     @property
     def summary(self) -> str: ...
 
+@final
 class VerifyReport:
     """What Store.verify found: true when no problem was found."""
 
@@ -221,12 +288,13 @@ class VerifyReport:
     def ok(self) -> bool: ...
     def __bool__(self) -> bool: ...
 
+@final
 class Store:
     """The answer store `knights` keeps: the same file, the same checks."""
 
-    def __init__(
-        self, path: str | os.PathLike[str] | None = None, *, no_shipped: bool | None = None
-    ) -> None: ...
+    def __new__(
+        cls, path: str | os.PathLike[str] | None = None, *, no_shipped: bool | None = None
+    ) -> Store: ...
     @property
     def path(self) -> str: ...
     @property
@@ -235,8 +303,8 @@ class Store:
     def query(
         self,
         *,
-        board: BoardFilter = None,
-        kind: Kind | None = None,
+        board: _BoardFilter = None,
+        kind: _Kind | None = None,
         min_squares: int | None = None,
         max_squares: int | None = None,
     ) -> list[Answer]:
@@ -246,8 +314,8 @@ class Store:
         file: str | os.PathLike[str] | None = None,
         *,
         format: Literal["csv", "json"] | None = None,
-        board: BoardFilter = None,
-        kind: Kind | None = None,
+        board: _BoardFilter = None,
+        kind: _Kind | None = None,
         min_squares: int | None = None,
         max_squares: int | None = None,
     ) -> str | int:
@@ -257,7 +325,7 @@ class Store:
         file: str | os.PathLike[str],
         *,
         format: Literal["csv", "json"] | None = None,
-        memory: Memory = None,
+        memory: _Memory = None,
     ) -> ImportReport:
         """Adds an export's answers, every record checked first, as `knights import`."""
     def verify(
@@ -265,8 +333,8 @@ class Store:
         *,
         recount: bool = False,
         seconds: float | None = None,
-        board: BoardFilter = None,
-        kind: Kind | None = None,
+        board: _BoardFilter = None,
+        kind: _Kind | None = None,
         min_squares: int | None = None,
         max_squares: int | None = None,
     ) -> VerifyReport:
