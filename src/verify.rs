@@ -17,6 +17,7 @@ use crate::board::Board;
 use crate::cancel::CancelFlag;
 use crate::error::Error;
 use crate::existence::no_tour_for;
+use crate::input::plural;
 use crate::question::{Question, Shape, TourKind, check_between};
 use crate::resolve::{self, EngineChoice, Settings, beyond_every_engine};
 use crate::store::{Answer, AnswerFilter, Store};
@@ -70,6 +71,40 @@ pub struct VerifyReport {
     pub decided: usize,
     /// Every problem found, in the order of the answers.
     pub problems: Vec<Problem>,
+}
+
+impl VerifyReport {
+    /// The report's one line: the answers checked in `store` and the problems found; with
+    /// `recount`, how many were recounted and how many not within `seconds`, whose front end
+    /// says how to allow more (`more_time`: `--seconds`, `seconds=`).
+    pub fn summary(&self, store: &str, recount: bool, seconds: f64, more_time: &str) -> String {
+        let problems = self.problems.len();
+        let mut summary = format!(
+            "{} {} checked in {store}: {problems} {}",
+            self.answers,
+            plural(self.answers, "answer", "answers"),
+            plural(problems, "problem", "problems"),
+        );
+        if recount {
+            summary.push_str(&format!(
+                "; {} recounted by the engines ({} decided by a theorem need no recount)",
+                self.recounted, self.decided
+            ));
+            if self.not_recounted > 0 {
+                summary.push_str(&format!(
+                    ", {} not (the {seconds} s allowed ran out, or an engine's limit; more with {more_time})",
+                    self.not_recounted
+                ));
+            }
+        } else if self.recounted > 0 {
+            summary.push_str(&format!(
+                "; {} on boards of at most {} squares recounted by the engines",
+                self.recounted,
+                resolve::RECOUNT_SQUARES
+            ));
+        }
+        summary
+    }
 }
 
 /// Checks the answers of `store` that pass the filter: SQLite's integrity checks, each answer

@@ -471,32 +471,7 @@ impl PyStore {
                 budget: std::time::Duration::from_secs_f64(seconds),
             };
             let report = verify::verify(&store, &options, &session::settings(memory, &cancel))?;
-            let problems = report.problems.len();
-            let mut summary = format!(
-                "{} {} checked in {}: {problems} {}",
-                report.answers,
-                plural(report.answers, "answer", "answers"),
-                store.path(),
-                plural(problems, "problem", "problems"),
-            );
-            if recount {
-                summary.push_str(&format!(
-                    "; {} recounted by the engines ({} decided by a theorem need no recount)",
-                    report.recounted, report.decided
-                ));
-                if report.not_recounted > 0 {
-                    summary.push_str(&format!(
-                        ", {} not (the {} s allowed ran out, or an engine's limit; more with seconds=)",
-                        report.not_recounted, seconds
-                    ));
-                }
-            } else if report.recounted > 0 {
-                summary.push_str(&format!(
-                    "; {} on boards of at most {} squares recounted by the engines",
-                    report.recounted,
-                    resolve::RECOUNT_SQUARES
-                ));
-            }
+            let summary = report.summary(store.path(), recount, seconds, "seconds=");
             Ok(PyVerifyReport {
                 answers: report.answers,
                 recounted: report.recounted,

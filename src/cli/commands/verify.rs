@@ -75,31 +75,7 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
         text.push_str(&format!("{problem}\n"));
     }
     let problems = report.problems.len();
-    let mut summary = format!(
-        "{} {} checked in {}: {problems} {}",
-        report.answers,
-        plural(report.answers, "answer", "answers"),
-        store.path(),
-        plural(problems, "problem", "problems"),
-    );
-    if args.recount {
-        summary.push_str(&format!(
-            "; {} recounted by the engines ({} decided by a theorem need no recount)",
-            report.recounted, report.decided
-        ));
-        if report.not_recounted > 0 {
-            summary.push_str(&format!(
-                ", {} not (the {} s allowed ran out, or an engine's limit; more with --seconds)",
-                report.not_recounted, args.seconds
-            ));
-        }
-    } else if report.recounted > 0 {
-        summary.push_str(&format!(
-            "; {} on boards of at most {} squares recounted by the engines",
-            report.recounted,
-            knights::resolve::RECOUNT_SQUARES
-        ));
-    }
+    let summary = report.summary(store.path(), args.recount, args.seconds, "--seconds");
     text.push_str(&summary);
     text.push('\n');
     print(&text)?;
