@@ -31,14 +31,42 @@ printf '%s' "$out"
 exit $status
 "#;
 
+/// The script, written once for the test process. A file just written cannot be run while a
+/// process forked meanwhile (any test's) still holds it open for writing (`ETXTBSY`, "Text file
+/// busy"): it is run once here, until it runs, before any document uses it.
+fn script() -> &'static Path {
+    use std::os::unix::fs::PermissionsExt;
+    use std::sync::OnceLock;
+
+    static SCRIPT: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
+    let (_, script) = SCRIPT.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let script = dir.path().join("knights");
+        std::fs::write(&script, UNTERMINATED).unwrap();
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+        for _ in 0..100 {
+            match std::process::Command::new(&script)
+                .env("KNIGHTS_UNDER_TEST", "true")
+                .status()
+            {
+                Err(e) if e.raw_os_error() == Some(26) => {
+                    std::thread::sleep(std::time::Duration::from_millis(20));
+                }
+                ran => {
+                    assert!(ran.unwrap().success());
+                    break;
+                }
+            }
+        }
+        (dir, script)
+    });
+    script
+}
+
 /// Runs one document's examples on a store of their own.
 fn run_examples(document: &Path) {
-    use std::os::unix::fs::PermissionsExt;
-
     let dir = tempfile::tempdir().unwrap();
-    let script = dir.path().join("knights");
-    std::fs::write(&script, UNTERMINATED).unwrap();
-    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let script = script();
     trycmd::TestCases::new()
         .register_bin("knights", script)
         .env("KNIGHTS_UNDER_TEST", env!("CARGO_BIN_EXE_knights"))
