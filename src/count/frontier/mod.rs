@@ -161,8 +161,8 @@ pub fn meets_in_the_middle(board: Board, mode: FrontierMode) -> bool {
 /// `2W + 2` squares around the middle of its middle row, one more than a window holds: the top
 /// half stops a square early, and the cut's last square, which takes no move from it, is
 /// empty to it. The largest layer is that of a half board, a small part of what the direct
-/// computation holds at its peak. Boards that cannot be cut so (8x9: a cut of 18 squares, past
-/// the join's 16), and counts past 128 bits, are counted directly.
+/// computation holds at its peak. Boards that cannot be cut so (a cut past 24 squares), and
+/// counts past 128 bits, are counted directly.
 pub fn count_meeting(
     board: Board,
     mode: FrontierMode,

@@ -7,8 +7,10 @@ use crate::error::Error;
 /// The widest short side the frontier engine takes.
 pub const MAX_WIDTH: u32 = 8;
 
+/// The most squares a cut may have: the join's reduced states give each cut square five bits
+/// of a `u128` past 16 squares (four of a `u64` up to 16), and its class keys two bits.
+pub(super) const MAX_CUT_SQUARES: usize = 24;
 /// The most squares a cut may have: the join's reduced states give each cut square four bits.
-const MAX_CUT_SQUARES: usize = 16;
 
 /// What the frontier engine counts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

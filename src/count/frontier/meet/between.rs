@@ -10,7 +10,7 @@ use std::path::Path;
 use num_bigint::BigUint;
 
 use super::classes::{Bottoms, CutClasses, mirror_cut_squares};
-use super::cut::Join;
+use super::cut::{CutWord, Join, by_cut};
 use super::lookup::JoinRules;
 use super::saved::{self, SavedCount};
 use crate::board::{Square, Symmetry};
@@ -191,17 +191,17 @@ impl Halves<'_> {
     /// The classes of the half `kind`: saved, the mirror image of one saved, or computed (and
     /// then saved). A half of both ends is one pair's alone (and among the largest: 6.9 GB on
     /// disk for two ends by one corner of 8x8), so it is neither looked for nor saved.
-    fn get<Wd: Word, T: SavedCount>(
+    fn get<Wd: Word, L: CutWord, T: SavedCount>(
         &self,
         kind: HalfKind,
         join: &Join,
         stats: &mut FrontierStats,
-    ) -> Result<Half<T>, Error> {
+    ) -> Result<Half<L, T>, Error> {
         let all = self.all;
         let name = all.half_name(kind, T::BITS);
         let dir = self.dir.filter(|_| !matches!(kind, HalfKind::BothEnds(..)));
         if let Some(dir) = dir {
-            if let Some(classes) = saved::load::<T>(dir, &name)? {
+            if let Some(classes) = saved::load::<L, T>(dir, &name)? {
                 stats.halves_read += 1;
                 return Ok(Half {
                     classes,
@@ -213,7 +213,7 @@ impl Halves<'_> {
                 && all.mirrors_halves()
             {
                 let image = HalfKind::OneEnd(all.mirror_index(v));
-                if let Some(classes) = saved::load::<T>(dir, &all.half_name(image, T::BITS))? {
+                if let Some(classes) = saved::load::<L, T>(dir, &all.half_name(image, T::BITS))? {
                     stats.halves_read += 1;
                     return Ok(Half {
                         classes,
@@ -224,7 +224,7 @@ impl Halves<'_> {
         }
         let plan = all.half_plan(kind)?;
         let layer = plan.top_half::<Wd, T>(self.budget, self.cancel, stats)?;
-        let classes = plan.classes::<Wd, T>(layer, &join.codec, join.cut, join.offset, true)?;
+        let classes = plan.classes::<Wd, L, T>(layer, &join.codec, join.cut, join.offset, true)?;
         if let Some(dir) = dir {
             saved::save(dir, &name, &classes)?;
             stats.halves_saved += 1;
@@ -237,7 +237,7 @@ impl Halves<'_> {
 
     /// The count of one pair's join: its halves had (see [`Halves::get`]) and joined, holding
     /// one half where the other is the same or its mirror image.
-    fn join<Wd: Word, T: SavedCount + Into<u128>>(
+    fn join<Wd: Word, L: CutWord, T: SavedCount + Into<u128>>(
         &self,
         pair: BetweenJoin,
         join: &Join,
@@ -245,7 +245,7 @@ impl Halves<'_> {
     ) -> Result<BigUint, Error> {
         let (all, cancel) = (self.all, self.cancel);
         let rules = JoinRules::open(join.cut, &join.fixed, pair.required);
-        let tops = self.get::<Wd, T>(pair.tops, join, stats)?;
+        let tops = self.get::<Wd, L, T>(pair.tops, join, stats)?;
         let top = (&tops.classes, tops.mirrored);
         if pair.bottoms == pair.tops {
             join_halves(all, top, top, rules, cancel)
@@ -253,7 +253,7 @@ impl Halves<'_> {
             // One end's half and its mirror image (a corner's pair along its row).
             join_halves(all, top, (&tops.classes, !tops.mirrored), rules, cancel)
         } else {
-            let bottoms = self.get::<Wd, T>(pair.bottoms, join, stats)?;
+            let bottoms = self.get::<Wd, L, T>(pair.bottoms, join, stats)?;
             let bottom = (&bottoms.classes, bottoms.mirrored);
             join_halves(all, top, bottom, rules, cancel)
         }
@@ -262,18 +262,18 @@ impl Halves<'_> {
 
 /// A half's classes as had: the half itself, or the half whose mirror image (left to right)
 /// it is, which the join reads mirrored rather than copy.
-struct Half<T> {
-    classes: CutClasses<T>,
+struct Half<L, T> {
+    classes: CutClasses<L, T>,
     mirrored: bool,
 }
 
 /// The join of `tops` with `bottoms` (each as had) for `required`. A join of mirror images is
 /// the mirror image of a join, so mirrored tops are joined as kept, with the bottoms and the
 /// required ends mirrored instead: only bottoms are ever read mirrored.
-fn join_halves<T: Tally + Copy + Into<u128>>(
+fn join_halves<L: CutWord, T: Tally + Copy + Into<u128>>(
     all: &Plan,
-    tops: (&CutClasses<T>, bool),
-    bottoms: (&CutClasses<T>, bool),
+    tops: (&CutClasses<L, T>, bool),
+    bottoms: (&CutClasses<L, T>, bool),
     rules: JoinRules,
     cancel: &CancelFlag,
 ) -> Result<BigUint, Error> {
@@ -303,10 +303,11 @@ pub(crate) fn meet_between<T: SavedCount + Into<u128>>(
     budget: MemoryBudget,
     cancel: &CancelFlag,
 ) -> Stats {
-    by_word!(all, Wd => meet_between_word::<Wd, T>(all, from, to, dir, budget, cancel))
+    let cut = all.join().cut;
+    by_word!(all, Wd => by_cut!(cut, L => meet_between_word::<Wd, L, T>(all, from, to, dir, budget, cancel)))
 }
 
-fn meet_between_word<Wd: Word, T: SavedCount + Into<u128>>(
+fn meet_between_word<Wd: Word, L: CutWord, T: SavedCount + Into<u128>>(
     all: &Plan,
     from: Square,
     to: Square,
@@ -326,7 +327,7 @@ fn meet_between_word<Wd: Word, T: SavedCount + Into<u128>>(
         budget,
         cancel,
     };
-    let count = halves.join::<Wd, T>(pair, &join, &mut stats)?;
+    let count = halves.join::<Wd, L, T>(pair, &join, &mut stats)?;
     Ok((count, stats))
 }
 
@@ -356,7 +357,9 @@ mod tests {
             cancel: &cancel,
         };
         let mut stats = FrontierStats::default();
-        halves.join::<u64, u64>(pair, &join, &mut stats).unwrap()
+        halves
+            .join::<u64, u64, u64>(pair, &join, &mut stats)
+            .unwrap()
     }
 
     /// Every image of every pair under the board's symmetries, whatever halves it needs (two

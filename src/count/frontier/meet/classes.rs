@@ -6,7 +6,7 @@
 use hashbrown::HashMap;
 use rayon::prelude::*;
 
-use super::cut::code_degree;
+use super::cut::{CutWord, MAX_CUT_SQUARES, code_degree};
 use crate::count::frontier::pass::layer::{Layer, Shard};
 
 /// Layer shards reduced at a time.
@@ -18,24 +18,24 @@ use crate::count::frontier::window::state::{Codec, Word};
 /// One half's state at the cut, reduced, as a class keeps it (the class says the degrees and
 /// the tour ends).
 #[derive(Clone, Copy, Debug)]
-pub(super) struct CutState<T> {
-    /// Four bits a cut square: for a square of degree 1, the cut square at the other end of its
+pub(super) struct CutState<L, T> {
+    /// A field a cut square: for a square of degree 1, the cut square at the other end of its
     /// path, or the square itself when its path runs to a tour end inside the half.
-    pub(super) links: u64,
+    pub(super) links: L,
     pub(super) count: T,
 }
 
 /// A reduced state with its class, while the classes are sorted out.
 #[derive(Clone, Copy, Debug)]
-struct Reduced<T> {
+struct Reduced<L, T> {
     /// [`class_key`]: the degrees (two bits a cut square) and the tour ends behind the paths.
     class: u64,
-    links: u64,
+    links: L,
     count: T,
 }
 
-impl<T> Reduced<T> {
-    fn state(&self) -> CutState<T>
+impl<L: Copy, T> Reduced<L, T> {
+    fn state(&self) -> CutState<L, T>
     where
         T: Copy,
     {
@@ -46,22 +46,31 @@ impl<T> Reduced<T> {
     }
 }
 
-/// The class of a state: its cut degrees and its number of tour ends (0, 1 or 2).
-pub(super) fn class_key(degrees: u32, ends: u32) -> u64 {
-    u64::from(degrees) | u64::from(ends) << 32
+/// The class of a state: its cut degrees (two bits a cut square, square `i` at bits `2i`) and
+/// its number of tour ends (0, 1 or 2). The ends sit at bits 32 and 33, the degrees of squares
+/// past the 16th above them, so that a cut of at most 16 squares keeps the keys its saved
+/// halves were written with.
+pub(super) fn class_key(degrees: u64, ends: u32) -> u64 {
+    (degrees & 0xFFFF_FFFF) | u64::from(ends) << 32 | (degrees >> 32) << 34
 }
 
-/// The degree of cut square `i` in a class or degrees word.
-pub(super) fn degree_of(degrees: u64, i: usize) -> u32 {
-    ((degrees >> (2 * i)) & 3) as u32
+/// The degree of cut square `i` in a class key.
+pub(super) fn degree_of(key: u64, i: usize) -> u32 {
+    let bit = if i < 16 { 2 * i } else { 2 * i + 2 };
+    ((key >> bit) & 3) as u32
+}
+
+/// The tour ends behind the paths of a class.
+pub(super) fn ends_of(key: u64) -> u32 {
+    ((key >> 32) & 3) as u32
 }
 
 /// A half's reduced states, sorted by class, with the place of each class. A half symmetric
 /// left to right keeps each pair of mirror images once, as the smaller of the two with the
 /// count of both (a state that is its own image keeps its own count). The states are kept in
 /// blocks of whole classes, so that they were moved into them a block at a time.
-pub(super) struct CutClasses<T> {
-    blocks: Vec<Vec<CutState<T>>>,
+pub(super) struct CutClasses<L, T> {
+    blocks: Vec<Vec<CutState<L, T>>>,
     /// Each class's block and range in it.
     index: HashMap<u64, (usize, usize, usize)>,
     /// The cut's width, when the states are kept a pair of mirror images at a time.
@@ -72,11 +81,11 @@ pub(super) struct CutClasses<T> {
 /// States a block holds, about (a block holds whole classes).
 const BLOCK_STATES: usize = 1 << 20;
 
-impl<T: Tally + Copy> CutClasses<T> {
+impl<L: CutWord, T: Tally + Copy> CutClasses<L, T> {
     /// The states kept of one class (empty when there are none): with mirror images kept a
     /// pair at a time, those pairs whose smaller image lies in the class, with the count of
     /// both.
-    pub(super) fn class(&self, key: u64) -> &[CutState<T>] {
+    pub(super) fn class(&self, key: u64) -> &[CutState<L, T>] {
         self.class_states(key)
     }
 
@@ -94,11 +103,11 @@ impl<T: Tally + Copy> CutClasses<T> {
     }
 
     /// Every state of one class with its own count, each mirror image apart.
-    pub(super) fn whole(&self, key: u64) -> std::borrow::Cow<'_, [CutState<T>]> {
+    pub(super) fn whole(&self, key: u64) -> std::borrow::Cow<'_, [CutState<L, T>]> {
         let Some(w) = self.mirror else {
             return std::borrow::Cow::Borrowed(self.class(key));
         };
-        let halved = |state: &CutState<T>| {
+        let halved = |state: &CutState<L, T>| {
             let mut count = state.count;
             count.halve();
             CutState { count, ..*state }
@@ -142,9 +151,9 @@ impl<T: Tally + Copy> CutClasses<T> {
     }
 }
 
-impl<T: Copy> CutClasses<T> {
+impl<L: Copy, T: Copy> CutClasses<L, T> {
     /// Every class with its states, in the order of their keys (a saved half is written so).
-    pub(super) fn by_class(&self) -> impl Iterator<Item = (u64, &[CutState<T>])> {
+    pub(super) fn by_class(&self) -> impl Iterator<Item = (u64, &[CutState<L, T>])> {
         let mut keys: Vec<(&u64, &(usize, usize, usize))> = self.index.iter().collect();
         keys.sort_unstable_by_key(|(key, _)| **key);
         keys.into_iter()
@@ -162,11 +171,11 @@ impl<T: Copy> CutClasses<T> {
     pub(super) fn from_classes<E>(
         cut: usize,
         mirror: Option<usize>,
-        classes: impl Iterator<Item = Result<(u64, Vec<CutState<T>>), E>>,
-    ) -> Result<CutClasses<T>, E> {
+        classes: impl Iterator<Item = Result<(u64, Vec<CutState<L, T>>), E>>,
+    ) -> Result<CutClasses<L, T>, E> {
         // Each block is allocated once, at its size: a block that grew by doubling would hold
         // up to twice its states for a moment, and a quarter more for good.
-        let mut blocks: Vec<Vec<CutState<T>>> = vec![Vec::with_capacity(BLOCK_STATES)];
+        let mut blocks: Vec<Vec<CutState<L, T>>> = vec![Vec::with_capacity(BLOCK_STATES)];
         let mut index = HashMap::new();
         for class in classes {
             let (key, states) = class?;
@@ -196,7 +205,7 @@ impl<T: Copy> CutClasses<T> {
         })
     }
 
-    fn class_states(&self, key: u64) -> &[CutState<T>] {
+    fn class_states(&self, key: u64) -> &[CutState<L, T>] {
         self.index
             .get(&key)
             .map_or(&[], |&(block, from, to)| &self.blocks[block][from..to])
@@ -207,13 +216,13 @@ impl<T: Copy> CutClasses<T> {
 /// cut of two rows of width `w`), mirrored a class at a time as the join asks for it, never
 /// copied whole (a corner's half of 8x8 is 5.9 GB).
 #[derive(Clone, Copy)]
-pub(super) struct Bottoms<'a, T> {
-    classes: &'a CutClasses<T>,
+pub(super) struct Bottoms<'a, L, T> {
+    classes: &'a CutClasses<L, T>,
     mirror: Option<usize>,
 }
 
-impl<'a, T> From<&'a CutClasses<T>> for Bottoms<'a, T> {
-    fn from(classes: &'a CutClasses<T>) -> Self {
+impl<'a, L, T> From<&'a CutClasses<L, T>> for Bottoms<'a, L, T> {
+    fn from(classes: &'a CutClasses<L, T>) -> Self {
         Bottoms {
             classes,
             mirror: None,
@@ -221,9 +230,9 @@ impl<'a, T> From<&'a CutClasses<T>> for Bottoms<'a, T> {
     }
 }
 
-impl<'a, T: Tally + Copy> Bottoms<'a, T> {
+impl<'a, L: CutWord, T: Tally + Copy> Bottoms<'a, L, T> {
     /// The mirror image of `classes`, on a cut of two rows of width `w`.
-    pub(super) fn mirrored(classes: &'a CutClasses<T>, w: usize) -> Self {
+    pub(super) fn mirrored(classes: &'a CutClasses<L, T>, w: usize) -> Self {
         Bottoms {
             classes,
             mirror: Some(w),
@@ -257,7 +266,7 @@ impl<'a, T: Tally + Copy> Bottoms<'a, T> {
     }
 
     /// Every state of class `key` with its own count, each mirror image apart.
-    pub(super) fn whole(&self, key: u64) -> std::borrow::Cow<'a, [CutState<T>]> {
+    pub(super) fn whole(&self, key: u64) -> std::borrow::Cow<'a, [CutState<L, T>]> {
         let Some(w) = self.mirror else {
             return self.classes.whole(key);
         };
@@ -291,25 +300,25 @@ pub(super) fn mirror_cut_squares(squares: u32, cut: usize, w: usize) -> u32 {
 /// layer's states were merged with their mirror images (the cut is two rows of this width): the
 /// classes keep them so, a pair at a time (see [`CutClasses`]). `None` when a sum of equal
 /// reductions overflows `T`.
-pub(super) fn cut_classes<Wd: Word, T: Tally + Copy>(
+pub(super) fn cut_classes<Wd: Word, L: CutWord, T: Tally + Copy>(
     layer: Layer<T>,
     codec: &Codec,
     cut: usize,
     offset: usize,
     open: bool,
     mirror: Option<usize>,
-) -> Option<CutClasses<T>> {
+) -> Option<CutClasses<L, T>> {
     // The reduced states go straight into one array sized for the whole layer (its pages are
     // only used as they are written), a few shards at a time, each shard freed once read: the
     // layer and the array are never both whole.
-    let mut states: Vec<Reduced<T>> = Vec::with_capacity(layer.states() as usize);
+    let mut states: Vec<Reduced<L, T>> = Vec::with_capacity(layer.states() as usize);
     let mut layer = layer.into_iter();
     loop {
         let group: Vec<Shard<T>> = layer.by_ref().take(CLASS_GROUP).collect();
         if group.is_empty() {
             break;
         }
-        let reduced: Vec<Vec<Reduced<T>>> = group
+        let reduced: Vec<Vec<Reduced<L, T>>> = group
             .into_par_iter()
             .map(|shard| {
                 shard
@@ -356,7 +365,7 @@ pub(super) fn cut_classes<Wd: Word, T: Tally + Copy>(
     // Into blocks of whole classes, from the end: each block's states are copied out and
     // the array shortened, so that both never hold the whole half. Classes are found through
     // the index alone, so the blocks may stay in the order they were cut.
-    let mut blocks: Vec<Vec<CutState<T>>> = Vec::new();
+    let mut blocks: Vec<Vec<CutState<L, T>>> = Vec::new();
     let mut index = HashMap::new();
     while !states.is_empty() {
         let mut from = states.len().saturating_sub(BLOCK_STATES);
@@ -395,7 +404,7 @@ fn mirrored_class(key: u64, cut: usize, w: usize) -> u64 {
     for i in 0..cut {
         degrees |= u64::from(degree_of(key, i)) << (2 * mirror_square(i, w));
     }
-    degrees | (key >> 32) << 32
+    class_key(degrees, ends_of(key))
 }
 
 /// The mirror image of the states of one class, worked out once for the class: where each of
@@ -403,12 +412,12 @@ fn mirrored_class(key: u64, cut: usize, w: usize) -> u64 {
 struct ClassMirror {
     /// The class's squares of degree 1 and their images.
     ends: Vec<(usize, usize)>,
-    image: [u8; 16],
+    image: [u8; MAX_CUT_SQUARES],
 }
 
 impl ClassMirror {
     fn new(class: u64, cut: usize, w: usize) -> ClassMirror {
-        let mut image = [0u8; 16];
+        let mut image = [0u8; MAX_CUT_SQUARES];
         for (i, slot) in image.iter_mut().enumerate().take(cut) {
             *slot = mirror_square(i, w) as u8;
         }
@@ -420,28 +429,32 @@ impl ClassMirror {
     }
 
     /// The links of the mirror image of a state of the class.
-    fn links(&self, links: u64) -> u64 {
-        self.ends.iter().fold(0, |image, &(i, j)| {
-            image | u64::from(self.image[((links >> (4 * i)) & 15) as usize]) << (4 * j)
+    fn links<L: CutWord>(&self, links: L) -> L {
+        self.ends.iter().fold(L::default(), |image, &(i, j)| {
+            image.put(j, usize::from(self.image[links.field(i)]))
         })
     }
 }
 
 /// The mirror image of a reduced state (of class `class`) on a cut of two rows of width `w`.
-fn mirrored<T>(class: u64, state: CutState<T>, cut: usize, w: usize) -> Reduced<T> {
+fn mirrored<L: CutWord, T>(
+    class: u64,
+    state: CutState<L, T>,
+    cut: usize,
+    w: usize,
+) -> Reduced<L, T> {
     let image = |i: usize| mirror_square(i, w);
-    let ends = class >> 32;
     let mut degrees = 0u64;
-    let mut links = 0u64;
+    let mut links = L::default();
     for i in 0..cut {
         let j = image(i);
         degrees |= u64::from(degree_of(class, i)) << (2 * j);
         if degree_of(class, i) == 1 {
-            links |= (image(((state.links >> (4 * i)) & 15) as usize) as u64) << (4 * j);
+            links = links.put(j, image(state.links.field(i)));
         }
     }
     Reduced {
-        class: degrees | ends << 32,
+        class: class_key(degrees, ends_of(class)),
         links,
         count: state.count,
     }
@@ -449,7 +462,12 @@ fn mirrored<T>(class: u64, state: CutState<T>, cut: usize, w: usize) -> Reduced<
 
 /// The class and links of one window at the cut, or `None` where the state cannot be part of
 /// a tour: a square before the cut left unfinished, or more than two tour ends.
-fn reduce<Wd: Word>(window: Wd, cut: usize, offset: usize, open: bool) -> Option<(u64, u64)> {
+fn reduce<Wd: Word, L: CutWord>(
+    window: Wd,
+    cut: usize,
+    offset: usize,
+    open: bool,
+) -> Option<(u64, L)> {
     // The square before the cut, when it is still in the window: done, or (open) a tour end.
     let leaving = if offset == 1 { window.code(0) } else { FULL };
     let leaving_label = match leaving {
@@ -457,24 +475,24 @@ fn reduce<Wd: Word>(window: Wd, cut: usize, offset: usize, open: bool) -> Option
         code if open && code >= FIRST_LABEL => Some(code),
         _ => return None,
     };
-    let mut degrees = 0u32;
-    let mut links = 0u64;
+    let mut degrees = 0u64;
+    let mut links = L::default();
     let mut ends = 0;
     // The cut square where each label was first seen: its path's other end.
     let mut first = [u8::MAX; 16];
     for i in 0..cut {
         let code = window.code(i + offset);
-        degrees |= code_degree(code) << (2 * i);
+        degrees |= u64::from(code_degree(code)) << (2 * i);
         if code == DANGLING || Some(code) == leaving_label {
             ends += 1;
-            links |= (i as u64) << (4 * i);
+            links = links.put(i, i);
         } else if code >= FIRST_LABEL {
             let seen = &mut first[code as usize];
             if *seen == u8::MAX {
                 *seen = i as u8;
             } else {
-                let other = *seen as u64;
-                links |= other << (4 * i) | (i as u64) << (4 * other);
+                let other = usize::from(*seen);
+                links = links.put(i, other).put(other, i);
             }
         }
     }

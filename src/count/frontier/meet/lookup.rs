@@ -20,15 +20,17 @@ use hashbrown::HashMap;
 use num_bigint::BigUint;
 use rayon::prelude::*;
 
-use super::classes::{Bottoms, CutClasses, CutState, class_key, degree_of};
-use super::cut::chosen_moves;
+use super::classes::{Bottoms, CutClasses, CutState, class_key, degree_of, ends_of};
+use super::cut::{CutWord, MAX_CUT_SQUARES, chosen_moves};
 use crate::cancel::CancelFlag;
 use crate::count::frontier::counts::tally::ProductSum;
 use crate::count::frontier::counts::tally::Tally;
 use crate::error::Error;
 
-/// The vertex that stands for both tour ends.
-const INF: usize = 16;
+/// The vertex that stands for both tour ends (after every cut square).
+const INF: usize = MAX_CUT_SQUARES;
+/// The cut squares and `INF`.
+const NODES: usize = MAX_CUT_SQUARES + 1;
 /// No link, no rank.
 const NONE: u8 = 255;
 
@@ -59,9 +61,9 @@ impl JoinRules<'_> {
 /// `cut - 1 - i` of the top), or `None` when a sum of counts overflows 128 bits. Tops kept a
 /// pair of mirror images at a time are taken so (each pair once, with the count of both): right
 /// where the bottoms and the required ends are symmetric left to right.
-pub(super) fn lookup_join<T: Tally + Copy + Into<u128>>(
-    tops: &CutClasses<T>,
-    bottoms: Bottoms<'_, T>,
+pub(super) fn lookup_join<L: CutWord, T: Tally + Copy + Into<u128>>(
+    tops: &CutClasses<L, T>,
+    bottoms: Bottoms<'_, L, T>,
     rules: JoinRules,
     cancel: &CancelFlag,
 ) -> Result<Option<BigUint>, Error> {
@@ -85,15 +87,24 @@ pub(super) fn lookup_join<T: Tally + Copy + Into<u128>>(
 /// The path ends of one class of bottoms, in the top's coordinates: the rank of each node
 /// (cut squares of degree 1 in the bottom, then `INF` when one tour end lies behind the bottom).
 struct Ends {
-    rank: [u8; 17],
+    rank: [u8; NODES],
     nodes: usize,
+    /// The cut's squares.
+    cut: usize,
+}
+
+impl Ends {
+    /// The nodes a top's links may touch: the cut squares, then `INF`.
+    fn nodes(&self) -> impl Iterator<Item = usize> + use<> {
+        (0..self.cut).chain(std::iter::once(INF))
+    }
 }
 
 /// The tours made with the bottoms of class `key`.
-fn join_class<T: Tally + Copy + Into<u128>>(
-    tops: &CutClasses<T>,
+fn join_class<L: CutWord, T: Tally + Copy + Into<u128>>(
+    tops: &CutClasses<L, T>,
     key: u64,
-    bottoms: &[CutState<T>],
+    bottoms: &[CutState<L, T>],
     rules: JoinRules,
 ) -> Option<BigUint> {
     let JoinRules {
@@ -103,11 +114,12 @@ fn join_class<T: Tally + Copy + Into<u128>>(
         required,
     } = rules;
     let last = cut - 1;
-    let bottom_ends = (key >> 32) as usize;
+    let bottom_ends = ends_of(key) as usize;
     let bottom_degree = |i: usize| degree_of(key, last - i);
     let mut ends = Ends {
-        rank: [NONE; 17],
+        rank: [NONE; NODES],
         nodes: 0,
+        cut,
     };
     for i in 0..cut {
         if bottom_degree(i) == 1 {
@@ -125,7 +137,7 @@ fn join_class<T: Tally + Copy + Into<u128>>(
     }
 
     // The matchings the top side makes of the bottom's path ends, with their summed counts.
-    let mut made: HashMap<u64, u128> = HashMap::new();
+    let mut made: HashMap<L, u128> = HashMap::new();
     let mut overflow = false;
     for chosen in 0..1usize << fixed.len() {
         let (used, extra) = chosen_moves(fixed, chosen);
@@ -145,10 +157,10 @@ fn join_class<T: Tally + Copy + Into<u128>>(
             }
             let on_cut = tour_ends.count_ones() as usize;
             let top_ends = if open { 2 - bottom_ends - on_cut } else { 0 };
-            let mut top_degrees = 0u32;
+            let mut top_degrees = 0u64;
             for (i, moves) in extra.iter().enumerate().take(cut) {
                 let end = u32::from(tour_ends & (1 << i) != 0);
-                top_degrees |= (2 - end - moves - bottom_degree(i)) << (2 * i);
+                top_degrees |= u64::from(2 - end - moves - bottom_degree(i)) << (2 * i);
             }
             let top_class = tops.class(class_key(top_degrees, top_ends as u32));
             if top_class.is_empty() {
@@ -187,7 +199,7 @@ fn join_class<T: Tally + Copy + Into<u128>>(
     }
 
     // The bottoms as matchings of the same nodes, sorted into a trie, equal ones added up.
-    let mut sequences: Vec<(u64, u128)> = bottoms
+    let mut sequences: Vec<(L, u128)> = bottoms
         .iter()
         .map(|bottom| {
             (
@@ -234,11 +246,11 @@ fn end_sets(may_end: &[usize], most: usize) -> Vec<u32> {
 
 /// The top side's links of the cut squares and `INF`: at most two a node.
 #[derive(Clone, Copy)]
-struct Links([[u8; 2]; 17]);
+struct Links([[u8; 2]; NODES]);
 
 impl Links {
     fn new() -> Links {
-        Links([[NONE; 2]; 17])
+        Links([[NONE; 2]; NODES])
     }
 
     /// Adds a link from `a` to `b` (one way); false when `a` has two already.
@@ -261,13 +273,13 @@ impl Links {
 
     /// These links and those of a top state (its `links` word on the cut squares of degree 1
     /// in `degrees`).
-    fn with_top(&self, links: u64, degrees: u32, cut: usize) -> Option<Links> {
+    fn with_top<L: CutWord>(&self, links: L, degrees: u64, cut: usize) -> Option<Links> {
         let mut all = *self;
         for i in 0..cut {
             if (degrees >> (2 * i)) & 3 != 1 {
                 continue;
             }
-            let other = ((links >> (4 * i)) & 15) as usize;
+            let other = links.field(i);
             let fits = if other == i {
                 all.join(i, INF)
             } else {
@@ -280,19 +292,20 @@ impl Links {
         Some(all)
     }
 
-    /// The perfect matching of the bottom's path ends (by rank, four bits a rank) that these
+    /// The perfect matching of the bottom's path ends (by rank, a field a rank) that these
     /// links make, following each from an end through the squares the top side passes; `None`
     /// when they close a cycle among themselves.
-    fn matching(&self, ends: &Ends) -> Option<u64> {
+    fn matching<L: CutWord>(&self, ends: &Ends) -> Option<L> {
         let links = self;
         // The nodes the top side passes through: two links, no bottom path end.
-        let passes = (0..17)
+        let passes = ends
+            .nodes()
             .filter(|&x| links.0[x][0] != NONE && ends.rank[x] == NONE)
             .count();
-        let mut matching = 0u64;
+        let mut matching = L::default();
         let mut matched = 0u32;
         let mut passed = 0;
-        for from in 0..17 {
+        for from in ends.nodes() {
             let r = ends.rank[from];
             if r == NONE || matched & (1 << r) != 0 {
                 continue;
@@ -320,7 +333,9 @@ impl Links {
             if matched & (1 << s) != 0 {
                 return None;
             }
-            matching |= u64::from(s) << (4 * r) | u64::from(r) << (4 * s);
+            matching = matching
+                .put(usize::from(r), usize::from(s))
+                .put(usize::from(s), usize::from(r));
             matched |= 1 << r | 1 << s;
         }
         // Nodes left unpassed lie on cycles of their own: no single tour.
@@ -328,11 +343,17 @@ impl Links {
     }
 }
 
+/// The field of the sequence's pair `depth`: the first pair in the highest field of those a
+/// sequence uses, so that sequences sort as their pairs do.
+fn pair_field<L: CutWord>(depth: usize) -> usize {
+    L::FIELDS / 2 - 1 - depth
+}
+
 /// A bottom state (links in its own coordinates, class `key`) as a path of the trie: the
-/// partner rank of the lowest unmatched rank, pair after pair, first in the highest nibble.
-fn bottom_sequence(links: u64, key: u64, ends: &Ends, cut: usize) -> u64 {
+/// partner rank of the lowest unmatched rank, pair after pair, first in the highest field.
+fn bottom_sequence<L: CutWord>(links: L, key: u64, ends: &Ends, cut: usize) -> L {
     let last = cut - 1;
-    let mut partner = [NONE; 16];
+    let mut partner = [NONE; MAX_CUT_SQUARES];
     let mut to_ends = [NONE; 2];
     let mut tour_ends = 0;
     for j in 0..cut {
@@ -340,7 +361,7 @@ fn bottom_sequence(links: u64, key: u64, ends: &Ends, cut: usize) -> u64 {
             continue;
         }
         let i = last - j;
-        let other = ((links >> (4 * j)) & 15) as usize;
+        let other = links.field(j);
         if other == j {
             to_ends[tour_ends] = ends.rank[i];
             tour_ends += 1;
@@ -362,12 +383,12 @@ fn bottom_sequence(links: u64, key: u64, ends: &Ends, cut: usize) -> u64 {
         }
         _ => {}
     }
-    let mut sequence = 0u64;
+    let mut sequence = L::default();
     let mut matched = 0u32;
     for depth in 0..ends.nodes / 2 {
         let a = (!matched).trailing_zeros() as usize;
         let b = partner[a];
-        sequence |= u64::from(b) << (4 * (7 - depth));
+        sequence = sequence.put(pair_field::<L>(depth), usize::from(b));
         matched |= 1 << a | 1 << b;
     }
     sequence
@@ -377,13 +398,13 @@ fn bottom_sequence(links: u64, key: u64, ends: &Ends, cut: usize) -> u64 {
 /// `depth` links; `matched`: the ranks those links took), adding each leaf's ways to `sum`.
 /// `maps`: one map a level below this one, kept from node to node (a map allocated anew at
 /// every node of the trie is paged in anew too). `None` on overflow.
-fn descend(
-    bottoms: &[(u64, u128)],
+fn descend<L: CutWord>(
+    bottoms: &[(L, u128)],
     depth: usize,
     pairs: usize,
     matched: u32,
-    made: &HashMap<u64, u128>,
-    maps: &mut [HashMap<u64, u128>],
+    made: &HashMap<L, u128>,
+    maps: &mut [HashMap<L, u128>],
     sum: &mut ProductSum,
 ) -> Option<()> {
     if depth + 1 == pairs {
@@ -412,27 +433,25 @@ fn descend(
         }
         return Some(());
     }
-    let a = (!matched).trailing_zeros();
-    let shift = 4 * (7 - depth as u32);
-    let nibble = |q: u64, r: u32| ((q >> (4 * r)) & 15) as u32;
+    let a = (!matched).trailing_zeros() as usize;
+    let field = pair_field::<L>(depth);
     let (next, deeper) = maps.split_first_mut().expect("a map for every level");
     let mut from = 0;
     while from < bottoms.len() {
-        let b = ((bottoms[from].0 >> shift) & 15) as u32;
+        let b = bottoms[from].0.field(field);
         let mut to = from + 1;
-        while to < bottoms.len() && ((bottoms[to].0 >> shift) & 15) as u32 == b {
+        while to < bottoms.len() && bottoms[to].0.field(field) == b {
             to += 1;
         }
         next.clear();
         for (&q, &w) in made {
-            let x = nibble(q, a);
+            let x = q.field(a);
             if x == b {
                 continue; // a cycle closed before the last link
             }
-            let y = nibble(q, b);
-            let cleared =
-                q & !(15 << (4 * a)) & !(15 << (4 * b)) & !(15 << (4 * x)) & !(15 << (4 * y));
-            let joined = cleared | u64::from(y) << (4 * x) | u64::from(x) << (4 * y);
+            let y = q.field(b);
+            let cleared = q.clear(a).clear(b).clear(x).clear(y);
+            let joined = cleared.put(x, y).put(y, x);
             let entry = next.entry(joined).or_insert(0);
             *entry = entry.checked_add(w)?;
         }
@@ -457,7 +476,7 @@ const FEW_BOTTOMS: usize = 4;
 
 /// The links of one bottom still to come below a node of the trie, by rank.
 struct Remaining {
-    partner: [u8; 16],
+    partner: [u8; MAX_CUT_SQUARES],
     /// The lowest rank still unmatched, and how many are.
     start: u8,
     nodes: u32,
@@ -465,12 +484,12 @@ struct Remaining {
 
 impl Remaining {
     /// The links of `sequence` from `depth` on, with the ranks `matched` taken above.
-    fn of(sequence: u64, depth: usize, pairs: usize, mut matched: u32) -> Remaining {
-        let mut partner = [NONE; 16];
+    fn of<L: CutWord>(sequence: L, depth: usize, pairs: usize, mut matched: u32) -> Remaining {
+        let mut partner = [NONE; MAX_CUT_SQUARES];
         let start = (!matched).trailing_zeros() as u8;
         for d in depth..pairs {
             let a = (!matched).trailing_zeros() as usize;
-            let b = ((sequence >> (4 * (7 - d))) & 15) as usize;
+            let b = sequence.field(pair_field::<L>(d));
             partner[a] = b as u8;
             partner[b] = a as u8;
             matched |= 1 << a | 1 << b;
@@ -483,13 +502,13 @@ impl Remaining {
     }
 
     /// Whether these links and the matching `q` of the same ranks make one cycle through all.
-    fn one_cycle_with(&self, q: u64) -> bool {
-        let start = u32::from(self.start);
+    fn one_cycle_with<L: CutWord>(&self, q: L) -> bool {
+        let start = usize::from(self.start);
         let mut at = start;
         let mut passed = 0;
         loop {
-            let across = u32::from(self.partner[at as usize]);
-            at = ((q >> (4 * across)) & 15) as u32;
+            let across = usize::from(self.partner[at]);
+            at = q.field(across);
             passed += 2;
             if at == start {
                 return passed == self.nodes;

@@ -16,7 +16,7 @@ mod tests;
 use num_bigint::BigUint;
 
 use self::classes::{Bottoms, CutClasses, cut_classes};
-use self::cut::Join;
+use self::cut::{CutWord, Join, by_cut};
 use self::lookup::{JoinRules, lookup_join};
 use super::plan::{FrontierMode, FrontierStats, Plan, Purpose};
 use super::sweep::Sweep;
@@ -39,10 +39,11 @@ impl Plan {
         budget: MemoryBudget,
         cancel: &CancelFlag,
     ) -> Result<(BigUint, FrontierStats), Error> {
-        by_word!(self, Wd => self.meet_word::<Wd, T>(budget, cancel))
+        let cut = self.join().cut;
+        by_word!(self, Wd => by_cut!(cut, L => self.meet_word::<Wd, L, T>(budget, cancel)))
     }
 
-    fn meet_word<Wd: Word, T: Tally + Into<u128> + Copy>(
+    fn meet_word<Wd: Word, L: CutWord, T: Tally + Into<u128> + Copy>(
         &self,
         budget: MemoryBudget,
         cancel: &CancelFlag,
@@ -56,7 +57,7 @@ impl Plan {
             fixed,
         } = self.join();
         let open = self.mode != FrontierMode::Closed;
-        let classes = self.classes::<Wd, T>(layer, &codec, cut, offset, open)?;
+        let classes = self.classes::<Wd, L, T>(layer, &codec, cut, offset, open)?;
         let rules = JoinRules {
             cut,
             fixed: &fixed,
@@ -68,16 +69,16 @@ impl Plan {
     }
 
     /// A half's last layer as the join's classes; an overflow of `T` is the plan's.
-    fn classes<Wd: Word, T: Tally + Copy>(
+    fn classes<Wd: Word, L: CutWord, T: Tally + Copy>(
         &self,
         layer: Layer<T>,
         codec: &Codec,
         cut: usize,
         offset: usize,
         open: bool,
-    ) -> Result<CutClasses<T>, Error> {
+    ) -> Result<CutClasses<L, T>, Error> {
         let mirror = self.folds_mirror_images().then_some(self.w);
-        cut_classes::<Wd, T>(layer, codec, cut, offset, open, mirror)
+        cut_classes::<Wd, L, T>(layer, codec, cut, offset, open, mirror)
             .ok_or(Error::Overflow { board: self.board })
     }
 
@@ -85,10 +86,10 @@ impl Plan {
     /// of mirror images at a time (the total's half, as the bottoms) join once where the
     /// required ends are their own mirror image; else the tours with the required ends and
     /// those with their mirror image are counted together, which is twice the count.
-    fn lookup<'b, T: Tally + Copy + Into<u128> + 'b>(
+    fn lookup<'b, L: CutWord + 'b, T: Tally + Copy + Into<u128> + 'b>(
         &self,
-        tops: &CutClasses<T>,
-        bottoms: impl Into<Bottoms<'b, T>>,
+        tops: &CutClasses<L, T>,
+        bottoms: impl Into<Bottoms<'b, L, T>>,
         rules: JoinRules,
         cancel: &CancelFlag,
     ) -> Result<BigUint, Error> {
@@ -158,10 +159,11 @@ pub(super) fn meet_starts<T: Tally + Into<u128> + Copy>(
     cancel: &CancelFlag,
     report: &mut dyn FnMut(Square, BigUint),
 ) -> Result<FrontierStats, Error> {
-    by_word!(all, Wd => meet_starts_word::<Wd, T>(all, starts, budget, cancel, report))
+    let cut = all.join().cut;
+    by_word!(all, Wd => by_cut!(cut, L => meet_starts_word::<Wd, L, T>(all, starts, budget, cancel, report)))
 }
 
-fn meet_starts_word<Wd: Word, T: Tally + Into<u128> + Copy>(
+fn meet_starts_word<Wd: Word, L: CutWord, T: Tally + Into<u128> + Copy>(
     all: &Plan,
     starts: &[Square],
     budget: MemoryBudget,
@@ -176,9 +178,9 @@ fn meet_starts_word<Wd: Word, T: Tally + Into<u128> + Copy>(
         codec,
         fixed,
     } = all.join();
-    let halves: CutClasses<T> = {
+    let halves: CutClasses<L, T> = {
         let layer = all.top_half::<Wd, T>(budget, cancel, &mut stats)?;
-        all.classes::<Wd, T>(layer, &codec, cut, offset, true)?
+        all.classes::<Wd, L, T>(layer, &codec, cut, offset, true)?
     };
     let rules = |required: u32| JoinRules::open(cut, &fixed, required);
     let asked = all.asked();
@@ -193,7 +195,7 @@ fn meet_starts_word<Wd: Word, T: Tally + Into<u128> + Copy>(
         } else {
             let from = Plan::new(asked, FrontierMode::Start(all.square(v)), Purpose::Meet)?;
             let layer = from.top_half::<Wd, T>(budget, cancel, &mut stats)?;
-            let tops = from.classes::<Wd, T>(layer, &codec, cut, offset, true)?;
+            let tops = from.classes::<Wd, L, T>(layer, &codec, cut, offset, true)?;
             all.lookup(&tops, &halves, rules(0), cancel)?
         };
         report(start, count);

@@ -8,6 +8,7 @@ use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
 use super::classes::{CutClasses, CutState};
+use super::cut::CutWord;
 use crate::count::frontier::counts::tally::Tally;
 use crate::error::Error;
 
@@ -75,10 +76,10 @@ impl Checksum {
 }
 
 /// Writes `classes` as the half `name` into `dir`, whole or not at all.
-pub(super) fn save<T: SavedCount>(
+pub(super) fn save<L: CutWord, T: SavedCount>(
     dir: &Path,
     name: &str,
-    classes: &CutClasses<T>,
+    classes: &CutClasses<L, T>,
 ) -> Result<(), Error> {
     let path = half_path(dir, name);
     let temporary = dir.join(format!(".{name}.half.{}.part", std::process::id()));
@@ -95,10 +96,10 @@ pub(super) fn save<T: SavedCount>(
     Ok(())
 }
 
-fn write_half<T: SavedCount>(
+fn write_half<L: CutWord, T: SavedCount>(
     path: &Path,
     name: &str,
-    classes: &CutClasses<T>,
+    classes: &CutClasses<L, T>,
 ) -> std::io::Result<()> {
     let file = File::create(path)?;
     let mut out = BufWriter::with_capacity(1 << 20, &file);
@@ -122,7 +123,7 @@ fn write_half<T: SavedCount>(
         bytes.extend_from_slice(&key.to_le_bytes());
         bytes.extend_from_slice(&(states.len() as u64).to_le_bytes());
         for state in states {
-            bytes.extend_from_slice(&state.links.to_le_bytes());
+            state.links.write(&mut bytes);
             state.count.put(&mut bytes);
         }
         put(&mut out, &bytes)?;
@@ -136,7 +137,10 @@ fn write_half<T: SavedCount>(
 }
 
 /// Reads the half `name` from `dir`: `None` when it was never saved.
-pub(super) fn load<T: SavedCount>(dir: &Path, name: &str) -> Result<Option<CutClasses<T>>, Error> {
+pub(super) fn load<L: CutWord, T: SavedCount>(
+    dir: &Path,
+    name: &str,
+) -> Result<Option<CutClasses<L, T>>, Error> {
     let path = half_path(dir, name);
     let refuse = |why: String| Error::SavedHalf {
         path: path.display().to_string(),
@@ -176,14 +180,14 @@ pub(super) fn load<T: SavedCount>(dir: &Path, name: &str) -> Result<Option<CutCl
     if saved_name[..name.len()] != *name.as_bytes()
         || bytes != T::BYTES as u64
         || cut == 0
-        || cut > 16
+        || cut as usize > L::FIELDS
     {
         return Err(refuse(format!("is not the half {name}")));
     }
     // The classes go into their blocks as they are read, so the half is held once; a file
     // whose checksum fails at the end is dropped whole (it was only read).
     let mirror = (mirror != 0).then_some(mirror as usize);
-    let classes = std::iter::from_fn(|| read_class::<T>(&mut input).transpose());
+    let classes = std::iter::from_fn(|| read_class::<L, T>(&mut input).transpose());
     let classes = CutClasses::from_classes(cut as usize, mirror, classes).map_err(refuse)?;
     let expected = input.sum.0;
     let mut stored = [0u8; 8];
@@ -201,17 +205,19 @@ pub(super) fn load<T: SavedCount>(dir: &Path, name: &str) -> Result<Option<CutCl
 }
 
 /// One class as saved: its key and its states.
-type SavedClass<T> = (u64, Vec<CutState<T>>);
+type SavedClass<L, T> = (u64, Vec<CutState<L, T>>);
 
 /// The next class of a saved half, `None` at its end, or why the file is refused.
-fn read_class<T: SavedCount>(input: &mut Input) -> Result<Option<SavedClass<T>>, String> {
+fn read_class<L: CutWord, T: SavedCount>(
+    input: &mut Input,
+) -> Result<Option<SavedClass<L, T>>, String> {
     let cut_short = |e: std::io::Error| format!("is cut short or unreadable ({e})");
     let key = input.word().map_err(cut_short)?;
     if key == u64::MAX {
         return Ok(None);
     }
     let len = input.word().map_err(cut_short)? as usize;
-    let record = 8 + T::BYTES;
+    let record = L::BYTES + T::BYTES;
     let Some(size) = len.checked_mul(record).filter(|&s| s <= 1 << 40) else {
         return Err("is damaged (a class of impossible size)".to_string());
     };
@@ -219,8 +225,8 @@ fn read_class<T: SavedCount>(input: &mut Input) -> Result<Option<SavedClass<T>>,
     let states = raw
         .chunks_exact(record)
         .map(|r| CutState {
-            links: u64::from_le_bytes(r[..8].try_into().expect("8 bytes")),
-            count: T::take(&r[8..]),
+            links: L::read(&r[..L::BYTES]),
+            count: T::take(&r[L::BYTES..]),
         })
         .collect();
     Ok(Some((key, states)))

@@ -38,8 +38,27 @@ fn unfolded(plan: &Plan) -> Plan {
 
 /// Both joins of the halves of `tops` and `bottoms` (plans cut as `all`), with `required` ends
 /// on the cut: the lookup join of the halves as the engine computes them, the pairwise join of
-/// the halves computed without merging mirror images.
+/// the halves computed without merging mirror images. The lookup join is run with the cut's
+/// fields in a `u64` (where they fit) and in a `u128`, and both must agree.
 fn both(all: &Plan, tops: &Plan, bottoms: &Plan, required: u32) -> (BigUint, BigUint) {
+    let (lookup, pairwise) = both_in::<u128>(all, tops, bottoms, required);
+    if all.join().cut <= <u64 as CutWord>::FIELDS {
+        let (narrow, _) = both_in::<u64>(all, tops, bottoms, required);
+        assert_eq!(
+            narrow, lookup,
+            "{} with the cut in a u64 and a u128",
+            all.board
+        );
+    }
+    (lookup, pairwise)
+}
+
+fn both_in<L: CutWord>(
+    all: &Plan,
+    tops: &Plan,
+    bottoms: &Plan,
+    required: u32,
+) -> (BigUint, BigUint) {
     let Join {
         cut,
         offset,
@@ -51,10 +70,10 @@ fn both(all: &Plan, tops: &Plan, bottoms: &Plan, required: u32) -> (BigUint, Big
     let pair_bottoms = open_classes::<u64, u64>(half(&unfolded(bottoms)), &codec, cut, offset);
     let pairwise = open_join(&pair_tops, &pair_bottoms, cut, &fixed, required, &cancel).unwrap();
     let look_tops = tops
-        .classes::<u64, u64>(half(tops), &codec, cut, offset, true)
+        .classes::<u64, L, u64>(half(tops), &codec, cut, offset, true)
         .unwrap();
     let look_bottoms = bottoms
-        .classes::<u64, u64>(half(bottoms), &codec, cut, offset, true)
+        .classes::<u64, L, u64>(half(bottoms), &codec, cut, offset, true)
         .unwrap();
     let rules = JoinRules::open(cut, &fixed, required);
     let lookup = all
@@ -153,17 +172,22 @@ fn closed_lookup_join_equals_the_pairwise_join() {
                     &cancel,
                 )
                 .unwrap();
-                let classes = plan
-                    .classes::<u64, u64>(half(&plan), &codec, cut, offset, false)
-                    .unwrap();
                 let rules = JoinRules {
                     cut,
                     fixed: &fixed,
                     open: false,
                     required: 0,
                 };
-                let lookup = plan.lookup(&classes, &classes, rules, &cancel).unwrap();
+                let narrow = plan
+                    .classes::<u64, u64, u64>(half(&plan), &codec, cut, offset, false)
+                    .unwrap();
+                let lookup = plan.lookup(&narrow, &narrow, rules, &cancel).unwrap();
                 assert_eq!(lookup, pairwise, "{board} closed");
+                let wide = plan
+                    .classes::<u64, u128, u64>(half(&plan), &codec, cut, offset, false)
+                    .unwrap();
+                let lookup = plan.lookup(&wide, &wide, rules, &cancel).unwrap();
+                assert_eq!(lookup, pairwise, "{board} closed, the cut in a u128");
                 joined += 1;
             }
         }

@@ -6,7 +6,9 @@ use rayon::prelude::*;
 
 use crate::cancel::CancelFlag;
 use crate::count::frontier::counts::tally::{ProductSum, Tally};
-use crate::count::frontier::meet::cut::{chosen_moves, code_degree, label_partner};
+use crate::count::frontier::meet::cut::{
+    MAX_CUT_SQUARES, chosen_moves, code_degree, label_partner,
+};
 use crate::count::frontier::pass::layer::Layer;
 use crate::count::frontier::sweep::{DANGLING, FIRST_LABEL, FULL};
 use crate::count::frontier::window::state::{Codec, Word};
@@ -18,12 +20,12 @@ use crate::error::Error;
 pub(crate) struct OpenCut<T> {
     /// For each cut square where a path of the half ends: the square at its other end, or
     /// [`LINK_END`] when it runs to a tour end inside the half; [`NO_LINK`] elsewhere.
-    links: [u8; 16],
+    links: [u8; MAX_CUT_SQUARES],
     count: T,
 }
 
 /// A path that runs to a tour end inside a half.
-const LINK_END: u8 = 16;
+const LINK_END: u8 = MAX_CUT_SQUARES as u8;
 /// No path ends on this cut square.
 const NO_LINK: u8 = 255;
 
@@ -53,7 +55,7 @@ pub(crate) fn open_classes<Wd: Word, T: Tally + Copy>(
                 _ => continue, // unreached, or a finished path that is not the whole board
             }
             let mut degrees = 0u32;
-            let mut links = [NO_LINK; 16];
+            let mut links = [NO_LINK; MAX_CUT_SQUARES];
             for (i, link) in links.iter_mut().enumerate().take(cut) {
                 let code = window.code(i + offset);
                 degrees |= code_degree(code) << (2 * i);
@@ -101,7 +103,7 @@ pub(crate) fn open_join<T: Tally + Into<u128> + Copy>(
             let degree = |d: u32, i: usize| (d >> (2 * i)) & 3;
             for chosen in 0..1usize << fixed.len() {
                 let (used, extra) = chosen_moves(fixed, chosen);
-                let mut fixed_links = [NO_LINK; 16];
+                let mut fixed_links = [NO_LINK; MAX_CUT_SQUARES];
                 for &(i, j) in &used {
                     fixed_links[i] = j as u8;
                     fixed_links[j] = i as u8;
@@ -164,7 +166,7 @@ pub(crate) fn open_join<T: Tally + Into<u128> + Copy>(
 fn one_path<T>(
     top: &OpenCut<T>,
     bottom: &OpenCut<T>,
-    fixed: &[u8; 16],
+    fixed: &[u8; MAX_CUT_SQUARES],
     ends: u32,
     cut: usize,
     nodes: usize,
