@@ -357,6 +357,7 @@ fn recount(
         engine: EngineChoice::Auto,
         memory: settings.memory,
         halves: settings.halves.clone(),
+        rows: settings.rows,
         one_at_a_time: settings.one_at_a_time,
         cancel: stop.clone(),
         threads: settings.threads.clone(),

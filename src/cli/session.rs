@@ -5,6 +5,7 @@ use std::ops::{Deref, DerefMut};
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
+use knights::count::frontier::Rows;
 use knights::input::plural;
 use knights::resolve::{Settings, shipped};
 use knights::store::{self, Store};
@@ -193,6 +194,7 @@ impl Session {
             engine: engine.into(),
             memory: self.memory,
             halves: self.halves.clone(),
+            rows: Rows::Short,
             one_at_a_time: false,
             cancel: self.cancel.clone(),
             threads: None,

@@ -5,6 +5,7 @@ use std::ops::RangeInclusive;
 
 use clap::ValueEnum;
 use knights::Board;
+use knights::count::frontier::Rows;
 use knights::exchange::ExchangeFormat;
 use knights::output::{Format, TourFormat};
 use knights::precompute::BoardRange;
@@ -127,6 +128,24 @@ impl From<EngineArg> for EngineChoice {
             EngineArg::Memo => EngineChoice::Memo,
             EngineArg::Frontier => EngineChoice::Frontier,
             EngineArg::Reference => EngineChoice::Reference,
+        }
+    }
+}
+
+/// The side of the board the frontier engine's rows run along.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum RowsArg {
+    /// The short side: the fewest states (what `--engine frontier` does without `--rows`).
+    Short,
+    /// The long side: the board counted a second way (a long side of at most 8).
+    Long,
+}
+
+impl From<RowsArg> for Rows {
+    fn from(arg: RowsArg) -> Self {
+        match arg {
+            RowsArg::Short => Rows::Short,
+            RowsArg::Long => Rows::Long,
         }
     }
 }

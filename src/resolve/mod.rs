@@ -38,7 +38,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use num_bigint::BigUint;
 
 use crate::cancel::CancelFlag;
-use crate::count::frontier::FrontierStats;
+use crate::count::frontier::{FrontierStats, Rows};
 use crate::count::memo::MemoStats;
 use crate::error::{Error, Failure};
 use crate::memory::MemoryBudget;
@@ -81,6 +81,8 @@ pub struct Settings {
     /// Where tours between two squares keep the halves they share with other pairs (see
     /// [`frontier::count_between_meeting`](crate::count::frontier::count_between_meeting)).
     pub halves: Option<std::path::PathBuf>,
+    /// The side of the board the frontier engine's rows run along.
+    pub rows: Rows,
     /// Computes one question at a time with the whole budget (each question's engine still
     /// uses every core), for questions that each need most of the memory.
     pub one_at_a_time: bool,

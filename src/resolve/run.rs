@@ -11,7 +11,7 @@ use super::EngineStats;
 use super::engine::{Choice, Engine};
 use crate::board::Square;
 use crate::cancel::CancelFlag;
-use crate::count::frontier::{self, FrontierMode};
+use crate::count::frontier::{self, FrontierMode, Rows};
 use crate::count::memo::{MemoCounter, count_cycles};
 use crate::count::{self, reference};
 use crate::error::Error;
@@ -28,10 +28,11 @@ pub(super) fn compute_one(
     choice: Choice,
     budget: MemoryBudget,
     halves: Option<&Path>,
+    rows: Rows,
     cancel: &CancelFlag,
 ) -> Result<(Answer, EngineStats, Option<String>), Error> {
     match (
-        compute_with(question, choice.engine, budget, halves, cancel),
+        compute_with(question, choice.engine, budget, halves, rows, cancel),
         choice.on_memory_budget,
     ) {
         (Err(Error::MemoryBudget { square, .. }), Some(fallback)) => {
@@ -40,7 +41,7 @@ pub(super) fn compute_one(
                 choice.engine.name(),
                 fallback.name()
             );
-            let (answer, stats) = compute_with(question, fallback, budget, halves, cancel)?;
+            let (answer, stats) = compute_with(question, fallback, budget, halves, rows, cancel)?;
             Ok((answer, stats, Some(note)))
         }
         (other, _) => other
@@ -56,6 +57,7 @@ fn compute_with(
     engine: Engine,
     budget: MemoryBudget,
     halves: Option<&Path>,
+    rows: Rows,
     cancel: &CancelFlag,
 ) -> Result<(Answer, EngineStats), Error> {
     let board = question.board;
@@ -66,7 +68,7 @@ fn compute_with(
     }
     let limits = Limits::new(budget, cancel);
     let mut frontier_count = |mode| -> Result<BigUint, Error> {
-        let (count, figures) = frontier::count_sharing(board, mode, halves, &limits)?;
+        let (count, figures) = frontier::count_along(board, mode, rows, halves, &limits)?;
         stats.frontier = figures;
         Ok(count)
     };

@@ -14,7 +14,7 @@ use super::run::compute_one;
 use super::{EngineStats, Incoming, Progress, Settings, admit};
 use crate::board::{Board, Square};
 use crate::cancel::CancelFlag;
-use crate::count::frontier;
+use crate::count::frontier::{self, Rows};
 use crate::error::{Error, Failure};
 use crate::memory::MemoryBudget;
 use crate::question::{Question, Shape, TourKind};
@@ -75,6 +75,7 @@ pub(super) fn compute(
     std::thread::scope(|scope| {
         let cancel = settings.cancel.clone();
         let halves = settings.halves.as_deref();
+        let rows = settings.rows;
         let one_at_a_time = settings.one_at_a_time;
         scope.spawn(move || {
             let each = |sender: &mut mpsc::Sender<Message>, task: &Task| {
@@ -84,13 +85,13 @@ pub(super) fn compute(
                 let (question, choice) = match task {
                     Task::One(question, choice) => (question, choice),
                     Task::Starts(starts) => {
-                        compute_starts(starts, task_budget, sharing, &cancel, sender);
+                        compute_starts(starts, task_budget, sharing, rows, &cancel, sender);
                         return;
                     }
                 };
                 // The receiver outlives the tasks, so sending cannot fail.
                 let _ = sender.send(
-                    match compute_one(question, *choice, task_budget, halves, &cancel) {
+                    match compute_one(question, *choice, task_budget, halves, rows, &cancel) {
                         Ok((answer, stats, note)) => Message::Answer(answer, stats, note),
                         Err(e) => Message::Failed(*question, shared(e, sharing)),
                     },
@@ -188,6 +189,7 @@ fn compute_starts(
     starts: &[Question],
     budget: MemoryBudget,
     sharing: u64,
+    rows: Rows,
     cancel: &CancelFlag,
     sender: &mpsc::Sender<Message>,
 ) {
@@ -200,9 +202,10 @@ fn compute_starts(
         })
         .collect();
     let mut clock = Instant::now();
-    let outcome = frontier::count_from_each(
+    let outcome = frontier::count_from_each_along(
         board,
         &squares,
+        rows,
         &Limits::new(budget, cancel),
         &mut |start, count| {
             let question = Question::from_start(board, start, TourKind::Open);

@@ -13,6 +13,7 @@ use axum::response::{IntoResponse, Response};
 use tokio::sync::Semaphore;
 
 use crate::cancel::CancelFlag;
+use crate::count::frontier::Rows;
 use crate::question::Question;
 use crate::resolve::{self, EngineChoice, Resolution, Settings};
 use crate::serve::config::{Config, ServerLimits};
@@ -254,6 +255,7 @@ impl App {
                 engine: EngineChoice::Auto,
                 memory: room.memory,
                 halves: None,
+                rows: Rows::Short,
                 one_at_a_time: false,
                 cancel: cancel.clone(),
                 threads: room.threads,

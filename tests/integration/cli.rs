@@ -188,6 +188,17 @@ fn count_rejects_bad_arguments() {
         "",
         "the 9x9 board has a short side of 9; the frontier engine takes a short side of at most 8",
     );
+    // The side the frontier's rows run along is the frontier engine's to say.
+    rejects(
+        &["count", "5", "6", "--total", "--rows", "long"],
+        "",
+        "--rows says how the frontier engine turns the board: give it with --engine frontier",
+    );
+    rejects(
+        &["count", "3", "9", "--engine", "frontier", "--rows", "long"],
+        "",
+        "the 3x9 board has a long side of 9; the frontier engine's rows run along the long side only where it is at most 8",
+    );
     rejects(
         &["count", "8", "8"],
         "",

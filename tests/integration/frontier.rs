@@ -156,6 +156,25 @@ fn count_total_and_closed_through_the_frontier_engine() {
         .assert()
         .success()
         .stdout(contains("6,8,closed,,,110976284,frontier,"));
+    // The frontier's rows along either side give the same count.
+    for rows in ["short", "long"] {
+        crate::util::knights()
+            .args([
+                "--no-cache",
+                "count",
+                "5",
+                "6",
+                "1",
+                "2",
+                "--engine",
+                "frontier",
+                "--rows",
+                rows,
+            ])
+            .assert()
+            .success()
+            .stdout("84\n");
+    }
     // Both engines, asked by name, agree.
     for engine in ["memo", "frontier"] {
         crate::util::knights()

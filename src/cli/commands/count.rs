@@ -15,7 +15,7 @@ use crate::cli::exit::CliError;
 use crate::cli::flags::{EngineArgs, KindFlag};
 use crate::cli::io::{WorkBar, print};
 use crate::cli::session::Session;
-use crate::cli::values::{CountFormatArg, parse_coordinate, parse_side};
+use crate::cli::values::{CountFormatArg, EngineArg, RowsArg, parse_coordinate, parse_side};
 
 #[derive(Debug, clap::Args)]
 #[command(
@@ -63,6 +63,11 @@ pub struct Args {
     format: CountFormatArg,
     #[command(flatten)]
     engine: EngineArgs,
+    /// With `--engine frontier`: the side of the board the frontier's rows run along (`long`
+    /// counts the board a second way, to check a count; answers in the store are served as
+    /// usual, `--no-cache` counts them).
+    #[arg(long = "rows", value_enum, value_name = "SIDE", hide_short_help = true)]
+    frontier_rows: Option<RowsArg>,
     /// Say why the count is what it is (the theorem behind a zero); JSON always has it.
     #[arg(long)]
     explain: bool,
@@ -93,7 +98,16 @@ pub fn run(args: Args, session: &Session) -> Result<()> {
             TourKind::Open => View::Table(board),
         },
     };
-    let settings = session.settings(args.engine.engine);
+    let mut settings = session.settings(args.engine.engine);
+    if let Some(rows) = args.frontier_rows {
+        if args.engine.engine != EngineArg::Frontier {
+            return Err(CliError::bad_input(
+                "--rows says how the frontier engine turns the board: give it with --engine frontier",
+            )
+            .into());
+        }
+        settings.rows = rows.into();
+    }
     let refused = match view.check_engines(&settings) {
         Err(refused) if !view.may_be_stored() => return Err(refused.into()),
         checked => checked.err(),

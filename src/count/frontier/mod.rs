@@ -63,7 +63,7 @@ use crate::cancel::CancelFlag;
 use crate::count::Limits;
 use crate::error::Error;
 
-pub use self::plan::{FrontierMode, FrontierStats, MAX_WIDTH, check_board};
+pub use self::plan::{FrontierMode, FrontierStats, MAX_WIDTH, Rows, check_board};
 use self::plan::{Plan, Purpose};
 use self::witness::Witness;
 use crate::count::frontier::pass::layer::widening;
@@ -77,6 +77,18 @@ pub fn count(
     count_sharing(board, mode, None, limits)
 }
 
+/// [`count`] with the frontier's rows along the side `rows` says: along the long side, a board
+/// is counted a second way, with other states and cuts (its long side must be at most
+/// [`MAX_WIDTH`] too).
+pub fn count_with_rows(
+    board: Board,
+    mode: FrontierMode,
+    rows: Rows,
+    limits: &Limits,
+) -> Result<(BigUint, FrontierStats), Error> {
+    count_along(board, mode, rows, None, limits)
+}
+
 /// [`count`], with a directory where the halves of tours between two squares are kept for the
 /// other pairs of the board that share them (see [`count_between_meeting`]).
 pub fn count_sharing(
@@ -85,18 +97,31 @@ pub fn count_sharing(
     halves: Option<&Path>,
     limits: &Limits,
 ) -> Result<(BigUint, FrontierStats), Error> {
-    let plan = Plan::new(board, mode, Purpose::Count)?;
+    count_along(board, mode, Rows::Short, halves, limits)
+}
+
+/// [`count_sharing`] with the rows along the side `rows` says. Along the long side, tours
+/// between two squares are counted in one pass: their halves are planned along the short side.
+pub(crate) fn count_along(
+    board: Board,
+    mode: FrontierMode,
+    rows: Rows,
+    halves: Option<&Path>,
+    limits: &Limits,
+) -> Result<(BigUint, FrontierStats), Error> {
+    let plan = Plan::with_rows(board, mode, Purpose::Count, rows)?;
     if plan.n == 1 {
         let count = u32::from(mode != FrontierMode::Closed);
         return Ok((BigUint::from(count), FrontierStats::default()));
     }
     if let FrontierMode::Between(from, to) = mode
+        && rows == Rows::Short
         && plan.n >= PAIR_MEET_SQUARES
         && let Some(counted) = count_between_meeting(board, from, to, halves, limits)?
     {
         return Ok(counted);
     }
-    count_meeting(board, mode, limits)
+    meeting_along(board, mode, rows, limits)
 }
 
 /// True for boards whose counts from one square this engine does not give on one machine:
@@ -168,8 +193,18 @@ pub fn count_meeting(
     mode: FrontierMode,
     limits: &Limits,
 ) -> Result<(BigUint, FrontierStats), Error> {
+    meeting_along(board, mode, Rows::Short, limits)
+}
+
+/// [`count_meeting`] with the rows along the side `rows` says.
+fn meeting_along(
+    board: Board,
+    mode: FrontierMode,
+    rows: Rows,
+    limits: &Limits,
+) -> Result<(BigUint, FrontierStats), Error> {
     let (budget, cancel) = (limits.budget, &limits.cancel);
-    let plan = Plan::new(board, mode, Purpose::Count)?;
+    let plan = Plan::with_rows(board, mode, Purpose::Count, rows)?;
     let direct = |plan: Plan| -> Result<(BigUint, FrontierStats), Error> {
         let heights = plan.h..=plan.h;
         let mut result = BigUint::default();
@@ -179,7 +214,7 @@ pub fn count_meeting(
     if !plan.meets() {
         return direct(plan);
     }
-    let halves = Plan::new(board, mode, Purpose::Meet)?;
+    let halves = Plan::with_rows(board, mode, Purpose::Meet, rows)?;
     widening!(
         halves.meet::<u64>(budget, cancel),
         halves.meet::<u128>(budget, cancel),
@@ -197,15 +232,28 @@ pub fn count_from_each(
     limits: &Limits,
     report: &mut dyn FnMut(Square, BigUint),
 ) -> Result<FrontierStats, Error> {
+    count_from_each_along(board, starts, Rows::Short, limits, report)
+}
+
+/// [`count_from_each`] with the rows along the side `rows` says. Along the long side, each
+/// start is counted in one pass: the halves of starts are planned along the short side.
+pub(crate) fn count_from_each_along(
+    board: Board,
+    starts: &[Square],
+    rows: Rows,
+    limits: &Limits,
+    report: &mut dyn FnMut(Square, BigUint),
+) -> Result<FrontierStats, Error> {
     let (budget, cancel) = (limits.budget, &limits.cancel);
     for &start in starts {
         board.check_square(start)?;
     }
-    let all = Plan::new(board, FrontierMode::Total, Purpose::Count)?;
-    if !all.meets() || all.n == 1 {
+    let all = Plan::with_rows(board, FrontierMode::Total, Purpose::Count, rows)?;
+    if !all.meets() || all.n == 1 || rows == Rows::Long {
         let mut stats = FrontierStats::default();
         for &start in starts {
-            let (count, figures) = count(board, FrontierMode::Start(start), limits)?;
+            let mode = FrontierMode::Start(start);
+            let (count, figures) = count_with_rows(board, mode, rows, limits)?;
             stats.add(&figures);
             report(start, count);
         }

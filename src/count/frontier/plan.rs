@@ -12,6 +12,17 @@ pub const MAX_WIDTH: u32 = 8;
 pub(super) const MAX_CUT_SQUARES: usize = 24;
 /// The most squares a cut may have: the join's reduced states give each cut square four bits.
 
+/// Which side of the board the frontier's rows run along.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Rows {
+    /// Along the short side: the narrowest window, the fewest states.
+    #[default]
+    Short,
+    /// Along the long side: a wider window over fewer rows, for counting a board a second way
+    /// (its width, the long side, must be at most [`MAX_WIDTH`] too).
+    Long,
+}
+
 /// What the frontier engine counts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FrontierMode {
@@ -147,11 +158,11 @@ pub(super) enum Purpose {
 /// The oriented board and the rules of one count.
 #[derive(Clone, Debug)]
 pub(super) struct Plan {
-    /// The board turned so that its rows are the short side.
+    /// The board turned so that its rows run along the side asked ([`Rows`]).
     pub(super) board: Board,
     /// What turns the board as asked into [`Plan::board`]: the identity or the transpose.
     orientation: Symmetry,
-    /// Width (the short side) and height.
+    /// Width (the short side, unless the rows run along the long one) and height.
     pub(super) w: usize,
     pub(super) h: usize,
     pub(super) n: usize,
@@ -185,8 +196,31 @@ pub(super) struct Plan {
 impl Plan {
     /// The plan for counting `mode` tours on `board` (any orientation) for `purpose`.
     pub(super) fn new(board: Board, mode: FrontierMode, purpose: Purpose) -> Result<Plan, Error> {
+        Plan::with_rows(board, mode, purpose, Rows::Short)
+    }
+
+    /// [`Plan::new`] with the rows along the side `rows` says.
+    pub(super) fn with_rows(
+        board: Board,
+        mode: FrontierMode,
+        purpose: Purpose,
+        rows: Rows,
+    ) -> Result<Plan, Error> {
         check_board(board)?;
-        let orientation = if board.cols() > board.rows() {
+        let (short, long) = (
+            board.rows().min(board.cols()),
+            board.rows().max(board.cols()),
+        );
+        if rows == Rows::Long && long > MAX_WIDTH {
+            return Err(Error::Unsupported(format!(
+                "the {board} board has a long side of {long}; the frontier engine's rows run along the long side only where it is at most {MAX_WIDTH}"
+            )));
+        }
+        let width = match rows {
+            Rows::Short => short,
+            Rows::Long => long,
+        };
+        let orientation = if board.cols() != width {
             Symmetry::Transpose
         } else {
             Symmetry::Identity
@@ -274,7 +308,7 @@ impl Plan {
     /// Whether open paths on this board can be cut into halves that are each other's half turn
     /// (see [`Plan::cut`]), whether or not it pays.
     pub(super) fn can_cut_open(&self) -> bool {
-        let fits = !self.cut_in_row() || self.cut_squares() <= MAX_CUT_SQUARES;
+        let fits = self.cut_squares() <= MAX_CUT_SQUARES;
         fits && self.h >= 4 && self.w >= 3
     }
 
