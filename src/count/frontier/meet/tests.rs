@@ -8,6 +8,7 @@ use super::oracle::closed::closed_join;
 use super::oracle::open::{open_classes, open_join};
 use super::*;
 use crate::board::Board;
+use crate::count::frontier::plan::Rows;
 use crate::testing::long;
 
 /// The largest boards each check runs on: (every board, a start above the cut, two ends on the
@@ -21,12 +22,20 @@ fn sizes() -> (u32, u64, u64, u64) {
 }
 
 fn half(plan: &Plan) -> Layer<u64> {
-    plan.top_half::<u64, u64>(
+    by_word!(plan, Wd => plan.top_half::<Wd, u64>(
         MemoryBudget::DEFAULT,
         &CancelFlag::new(),
         &mut FrontierStats::default(),
-    )
+    ))
     .unwrap()
+}
+
+/// A half's classes, its window read in the word its plan takes.
+fn classes_in<L: CutWord>(plan: &Plan, open: bool) -> CutClasses<L, u64> {
+    let Join {
+        cut, offset, codec, ..
+    } = plan.join();
+    by_word!(plan, Wd => plan.classes::<Wd, L, u64>(half(plan), &codec, cut, offset, open)).unwrap()
 }
 
 /// The same plan without merging mirror images (the pairwise joins take the states as they are).
@@ -66,15 +75,11 @@ fn both_in<L: CutWord>(
         fixed,
     } = all.join();
     let cancel = CancelFlag::new();
-    let pair_tops = open_classes::<u64, u64>(half(&unfolded(tops)), &codec, cut, offset);
-    let pair_bottoms = open_classes::<u64, u64>(half(&unfolded(bottoms)), &codec, cut, offset);
+    let pair_classes = |plan: &Plan| by_word!(plan, Wd => open_classes::<Wd, u64>(half(&unfolded(plan)), &codec, cut, offset));
+    let (pair_tops, pair_bottoms) = (pair_classes(tops), pair_classes(bottoms));
     let pairwise = open_join(&pair_tops, &pair_bottoms, cut, &fixed, required, &cancel).unwrap();
-    let look_tops = tops
-        .classes::<u64, L, u64>(half(tops), &codec, cut, offset, true)
-        .unwrap();
-    let look_bottoms = bottoms
-        .classes::<u64, L, u64>(half(bottoms), &codec, cut, offset, true)
-        .unwrap();
+    let look_tops = classes_in::<L>(tops, true);
+    let look_bottoms = classes_in::<L>(bottoms, true);
     let rules = JoinRules::open(cut, &fixed, required);
     let lookup = all
         .lookup(&look_tops, &look_bottoms, rules, &cancel)
@@ -193,4 +198,41 @@ fn closed_lookup_join_equals_the_pairwise_join() {
         }
     }
     assert!(joined >= if long() { 10 } else { 8 }, "{joined}");
+}
+
+/// Cuts past 16 squares: 5x8 with its rows along the 8 is cut around the middle of its middle
+/// row, 18 squares, whose fields only a `u128` holds. The lookup join of its closed tours
+/// equals the pairwise join and the count with the rows along the short side, whose cut holds
+/// 10 squares. (Its open half, with tour ends anywhere in a window of 17 squares, takes minutes
+/// to compute: too long for a unit test.)
+#[test]
+fn cuts_past_sixteen_squares_join_as_the_pairwise_join() {
+    let board = Board::new(5, 8).unwrap();
+    let cancel = CancelFlag::new();
+    let limits = Limits::new(MemoryBudget::DEFAULT, &cancel);
+    let along_short = |mode| super::super::count(board, mode, &limits).unwrap().0;
+
+    let plan = Plan::with_rows(board, FrontierMode::Closed, Purpose::Meet, Rows::Long).unwrap();
+    let Join {
+        cut,
+        offset,
+        codec,
+        fixed,
+    } = plan.join();
+    assert_eq!((plan.w, cut), (8, 18), "{board} along its long side");
+    let pairwise =
+        closed_join::<u128, u64>(half(&unfolded(&plan)), &codec, cut, offset, &fixed, &cancel)
+            .unwrap();
+    let classes = classes_in::<u128>(&plan, false);
+    let rules = JoinRules {
+        cut,
+        fixed: &fixed,
+        open: false,
+        required: 0,
+    };
+    let lookup = plan.lookup(&classes, &classes, rules, &cancel).unwrap();
+    assert_eq!(lookup, pairwise, "{board} closed");
+    assert_eq!(lookup, along_short(FrontierMode::Closed), "{board} closed");
+    assert!(lookup > BigUint::default());
+    assert_eq!(fixed.len(), 2, "self-turned moves");
 }

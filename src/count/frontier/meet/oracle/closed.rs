@@ -24,22 +24,23 @@ pub(crate) fn closed_join<Wd: Word, T: Tally + Into<u128> + Copy>(
     cancel: &CancelFlag,
 ) -> Result<BigUint, Error> {
     // Each state becomes the degrees and pairings of the cut's squares, grouped by degrees.
-    let mut classes: HashMap<u32, Vec<(u64, T)>> = HashMap::new();
+    let mut classes: HashMap<u64, Vec<(u128, T)>> = HashMap::new();
     for shard in layer {
         for (key, count) in shard {
             let (window, _) = codec.decode::<Wd>(key);
             if offset == 1 && window.code(0) != FULL {
                 continue; // a square above the cut left unfinished
             }
-            let mut degrees = 0u32;
-            let mut partners = u64::MAX;
+            // Two bits a cut square's degree, five its partner: cuts of up to 24 squares.
+            let mut degrees = 0u64;
+            let mut partners = u128::MAX;
             for i in 0..cut {
                 let code = window.code(i + offset);
-                degrees |= code_degree(code) << (2 * i);
+                degrees |= u64::from(code_degree(code)) << (2 * i);
                 if code >= FIRST_LABEL {
                     let other = label_partner(window, i, cut, offset);
-                    partners &= !(15u64 << (4 * i));
-                    partners |= (other as u64) << (4 * i);
+                    partners &= !(31u128 << (5 * i));
+                    partners |= (other as u128) << (5 * i);
                 }
             }
             classes.entry(degrees).or_default().push((partners, count));
@@ -47,7 +48,7 @@ pub(crate) fn closed_join<Wd: Word, T: Tally + Into<u128> + Copy>(
     }
     cancel.check()?;
     let last = cut - 1;
-    let entries: Vec<(&u32, &Vec<(u64, T)>)> = classes.iter().collect();
+    let entries: Vec<(&u64, &Vec<(u128, T)>)> = classes.iter().collect();
     let total = entries
         .par_iter()
         .map(|&(&degrees, tops)| {
@@ -55,10 +56,10 @@ pub(crate) fn closed_join<Wd: Word, T: Tally + Into<u128> + Copy>(
             for chosen in 0..1usize << fixed.len() {
                 let (used, extra) = chosen_moves(fixed, chosen);
                 // Degrees the bottom must bring, as a state of the top half turned.
-                let mut wanted = 0u32;
+                let mut wanted = 0u64;
                 let mut possible = true;
                 for i in 0..cut {
-                    let have = ((degrees >> (2 * (last - i))) & 3) + extra[last - i];
+                    let have = ((degrees >> (2 * (last - i))) & 3) + u64::from(extra[last - i]);
                     if have > 2 {
                         possible = false;
                         break;
@@ -81,15 +82,16 @@ pub(crate) fn closed_join<Wd: Word, T: Tally + Into<u128> + Copy>(
 /// degrees `wanted` in that form), with the moves `used` across the cut, close into a single
 /// cycle, weighted by their counts.
 fn join_class<T: Tally + Into<u128> + Copy>(
-    degrees: u32,
-    wanted: u32,
+    degrees: u64,
+    wanted: u64,
     used: &[(usize, usize)],
-    tops: &[(u64, T)],
-    bottoms: &[(u64, T)],
+    tops: &[(u128, T)],
+    bottoms: &[(u128, T)],
     cut: usize,
 ) -> BigUint {
     let last = cut - 1;
-    let degree = |d: u32, i: usize| (d >> (2 * i)) & 3;
+    let degree = |d: u64, i: usize| (d >> (2 * i)) & 3;
+    let partner = |links: u128, i: usize| ((links >> (5 * i)) & 31) as usize;
     // The squares where paths meet, and their links by kind: 0 top, 1 across, 2 bottom.
     let mut nodes: Vec<usize> = Vec::new();
     for i in 0..cut {
@@ -111,8 +113,8 @@ fn join_class<T: Tally + Into<u128> + Copy>(
                 let mut at = nodes[0];
                 let mut seen = 0;
                 loop {
-                    let across = ((top >> (4 * at)) & 15) as usize;
-                    at = last - ((bottom >> (4 * (last - across))) & 15) as usize;
+                    let across = partner(top, at);
+                    at = last - partner(bottom, last - across);
                     seen += 2;
                     if at == nodes[0] || seen > nodes.len() {
                         break;
@@ -129,7 +131,7 @@ fn join_class<T: Tally + Into<u128> + Copy>(
         for &(bottom, bottom_count) in bottoms {
             let link = |at: usize, kind: usize| -> Option<usize> {
                 match kind {
-                    0 if degree(degrees, at) == 1 => Some(((top >> (4 * at)) & 15) as usize),
+                    0 if degree(degrees, at) == 1 => Some(partner(top, at)),
                     1 => used.iter().find_map(|&(a, b)| {
                         if a == at {
                             Some(b)
@@ -139,9 +141,7 @@ fn join_class<T: Tally + Into<u128> + Copy>(
                             None
                         }
                     }),
-                    2 if degree(wanted, last - at) == 1 => {
-                        Some(last - ((bottom >> (4 * (last - at))) & 15) as usize)
-                    }
+                    2 if degree(wanted, last - at) == 1 => Some(last - partner(bottom, last - at)),
                     _ => None,
                 }
             };

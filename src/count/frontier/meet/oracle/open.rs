@@ -31,7 +31,7 @@ const NO_LINK: u8 = 255;
 
 /// A half's states at the cut, for the open join: by the degrees of the cut squares (two bits
 /// a square), then by the number of tour ends behind the state's paths (0, 1 or 2).
-pub(crate) struct OpenClasses<T>(HashMap<u32, [Vec<OpenCut<T>>; 3]>);
+pub(crate) struct OpenClasses<T>(HashMap<u64, [Vec<OpenCut<T>>; 3]>);
 
 /// Reads a top half's last layer (the cut in window slots `offset..offset + cut`) as the open
 /// join needs it, freeing the layer map by map.
@@ -41,7 +41,7 @@ pub(crate) fn open_classes<Wd: Word, T: Tally + Copy>(
     cut: usize,
     offset: usize,
 ) -> OpenClasses<T> {
-    let mut classes: HashMap<u32, [Vec<OpenCut<T>>; 3]> = HashMap::new();
+    let mut classes: HashMap<u64, [Vec<OpenCut<T>>; 3]> = HashMap::new();
     for shard in layer {
         for (key, count) in shard {
             let (window, _) = codec.decode::<Wd>(key);
@@ -54,11 +54,11 @@ pub(crate) fn open_classes<Wd: Word, T: Tally + Copy>(
                 code if code >= FIRST_LABEL => leaving_label = Some(code), // a tour end
                 _ => continue, // unreached, or a finished path that is not the whole board
             }
-            let mut degrees = 0u32;
+            let mut degrees = 0u64;
             let mut links = [NO_LINK; MAX_CUT_SQUARES];
             for (i, link) in links.iter_mut().enumerate().take(cut) {
                 let code = window.code(i + offset);
-                degrees |= code_degree(code) << (2 * i);
+                degrees |= u64::from(code_degree(code)) << (2 * i);
                 if code == DANGLING || Some(code) == leaving_label {
                     dangling |= 1 << i;
                     *link = LINK_END;
@@ -92,7 +92,7 @@ pub(crate) fn open_join<T: Tally + Into<u128> + Copy>(
 ) -> Result<BigUint, Error> {
     let last = cut - 1;
     cancel.check()?;
-    let entries: Vec<(&u32, &[Vec<OpenCut<T>>; 3])> = tops.0.iter().collect();
+    let entries: Vec<(&u64, &[Vec<OpenCut<T>>; 3])> = tops.0.iter().collect();
     let total = entries
         .par_iter()
         .map(|&(&degrees, tops_by_ends)| {
@@ -100,7 +100,7 @@ pub(crate) fn open_join<T: Tally + Into<u128> + Copy>(
             if cancel.is_cancelled() {
                 return sum.total();
             }
-            let degree = |d: u32, i: usize| (d >> (2 * i)) & 3;
+            let degree = |d: u64, i: usize| ((d >> (2 * i)) & 3) as u32;
             for chosen in 0..1usize << fixed.len() {
                 let (used, extra) = chosen_moves(fixed, chosen);
                 let mut fixed_links = [NO_LINK; MAX_CUT_SQUARES];
@@ -125,10 +125,10 @@ pub(crate) fn open_join<T: Tally + Into<u128> + Copy>(
                     if ends & required != required {
                         continue;
                     }
-                    let mut wanted = 0u32;
+                    let mut wanted = 0u64;
                     for (i, &had) in have.iter().enumerate() {
                         let total = if ends & (1 << i) != 0 { 1 } else { 2 };
-                        wanted |= (total - had) << (2 * (last - i));
+                        wanted |= u64::from(total - had) << (2 * (last - i));
                     }
                     let Some(bottoms) = bottoms.0.get(&wanted) else {
                         continue;
