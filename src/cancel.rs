@@ -19,6 +19,8 @@ struct Shared {
     squares: AtomicU64,
     states: AtomicU64,
     recording: AtomicBool,
+    /// Where each layer's figures are written, when asked ([`CancelFlag::log_layers`]).
+    layers: LayerLog,
     /// What else a stop sets off: work that cannot look at the flag itself (an SQLite query
     /// sorting its rows) is interrupted by these.
     on_cancel: OnCancel,
@@ -26,6 +28,44 @@ struct Shared {
 
 #[derive(Default)]
 struct OnCancel(Mutex<Vec<Box<dyn Fn() + Send + Sync>>>);
+
+/// The layer log: its writer and when it was opened.
+#[derive(Default)]
+struct LayerLog(Mutex<Option<(Box<dyn std::io::Write + Send>, std::time::Instant)>>);
+
+impl std::fmt::Debug for LayerLog {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let on = self.0.lock().is_ok_and(|log| log.is_some());
+        write!(f, "LayerLog({on})")
+    }
+}
+
+impl LayerLog {
+    /// Writes one line: the phase, where the pass stands, the bytes the process holds and the
+    /// seconds since the log was opened. A log that cannot be written is given up (the work
+    /// goes on).
+    fn write(&self, phase: &str, square: Option<(u64, u64)>, states: u64) {
+        let Ok(mut log) = self.0.lock() else { return };
+        let Some((out, opened)) = log.as_mut() else {
+            return;
+        };
+        let (square, squares) = square.map_or((String::new(), String::new()), |(a, b)| {
+            (a.to_string(), b.to_string())
+        });
+        let resident = crate::memory::resident_bytes().map_or(String::new(), |b| b.to_string());
+        let line = format!(
+            "{phase},{square},{squares},{states},{resident},{:.3}\n",
+            opened.elapsed().as_secs_f64()
+        );
+        if out
+            .write_all(line.as_bytes())
+            .and_then(|()| out.flush())
+            .is_err()
+        {
+            *log = None;
+        }
+    }
+}
 
 impl std::fmt::Debug for OnCancel {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -88,9 +128,29 @@ impl CancelFlag {
         }
     }
 
+    /// Writes a line for every layer a frontier pass finishes, and every phase of a meeting in
+    /// the middle, to `out`, as CSV: the phase (`pass`, `classes`, `join`), the square and the
+    /// squares of the pass, the states, the bytes this process holds (resident), and the
+    /// seconds since this call. Where a board's passes fit is planned from these lines.
+    pub fn log_layers(&self, mut out: impl std::io::Write + Send + 'static) -> std::io::Result<()> {
+        out.write_all(b"phase,square,squares,states,resident_bytes,seconds\n")?;
+        out.flush()?;
+        if let Ok(mut log) = self.0.layers.0.lock() {
+            *log = Some((Box::new(out), std::time::Instant::now()));
+        }
+        Ok(())
+    }
+
+    /// Records that a meeting in the middle has finished a phase after its pass (`classes`:
+    /// the half's states reduced at the cut, `states` of them; `join`), in the layer log.
+    pub fn report_phase(&self, phase: &str, states: u64) {
+        self.0.layers.write(phase, None, states);
+    }
+
     /// Records that a frontier pass has processed `square` of `squares` squares and holds
     /// `states` states (several passes at once: the latest report wins).
     pub fn report_pass(&self, square: u64, squares: u64, states: u64) {
+        self.0.layers.write("pass", Some((square, squares)), states);
         self.0.squares.store(squares, Ordering::Relaxed);
         self.0.square.store(square, Ordering::Relaxed);
         self.0.states.store(states, Ordering::Relaxed);

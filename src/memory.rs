@@ -48,6 +48,21 @@ pub fn return_freed_memory() {
     }
 }
 
+/// The bytes this process holds in memory (its resident set, Linux's `/proc/self/status`);
+/// `None` where that cannot be read.
+pub fn resident_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let kib: u64 = status
+        .lines()
+        .find_map(|line| line.strip_prefix("VmRSS:"))?
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
+    Some(kib * 1024)
+}
+
 /// The memory this process may use: the physical memory (Linux's `/proc/meminfo`), or the
 /// control group's limit when that is smaller.
 fn physical_memory() -> Option<u64> {

@@ -1237,3 +1237,86 @@ fn read_chars(io: &str) -> u64 {
         })
         .unwrap_or(0)
 }
+
+/// `--layers FILE`: a CSV line for every layer of the frontier's pass as it finishes, then the
+/// phases of the meeting in the middle; a file that cannot be written, or the answer store,
+/// is refused in one line before any work.
+#[test]
+fn layers_are_logged_for_planning() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("layers.csv");
+    let log_arg = log.to_str().unwrap();
+    knights()
+        .args([
+            "count",
+            "6",
+            "6",
+            "--closed",
+            "--engine",
+            "frontier",
+            "--no-cache",
+        ])
+        .args(["--layers", log_arg])
+        .assert()
+        .success()
+        .stdout(contains("9862"));
+    let text = std::fs::read_to_string(&log).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[0],
+        "phase,square,squares,states,resident_bytes,seconds"
+    );
+    // 6x6 closed meets in the middle: its top half is a pass of 24 squares (rows 0 to 3).
+    let passes: Vec<Vec<&str>> = lines[1..]
+        .iter()
+        .map(|line| line.split(',').collect())
+        .filter(|fields: &Vec<&str>| fields[0] == "pass")
+        .collect();
+    assert_eq!(passes.len(), 24, "{text}");
+    for (i, fields) in passes.iter().enumerate() {
+        assert_eq!(fields.len(), 6, "{text}");
+        assert_eq!(fields[1], (i + 1).to_string(), "{text}");
+        assert_eq!(fields[2], "24", "{text}");
+        assert!(fields[3].parse::<u64>().unwrap() >= 1, "{text}");
+        assert!(fields[4].parse::<u64>().unwrap() > 0, "{text}");
+    }
+    let phases: Vec<&str> = lines[1..]
+        .iter()
+        .filter_map(|line| line.split(',').next())
+        .filter(|phase| *phase != "pass")
+        .collect();
+    assert_eq!(phases, ["classes", "join"], "{text}");
+
+    let missing = dir.path().join("no-such-dir").join("layers.csv");
+    rejects(
+        &[
+            "count",
+            "6",
+            "6",
+            "--closed",
+            "--layers",
+            missing.to_str().unwrap(),
+        ],
+        "",
+        "cannot write",
+    );
+    let store = TestStore::new();
+    store
+        .knights()
+        .args(["count", "5", "5", "0", "0"])
+        .assert()
+        .success();
+    let db = store.path();
+    let db = db.to_str().unwrap();
+    rejects(
+        &["--db", db, "count", "5", "5", "--layers", db],
+        "",
+        "store",
+    );
+    store
+        .knights()
+        .args(["count", "5", "5", "0", "0", "--engine", "reference"])
+        .assert()
+        .success()
+        .stdout(contains("304"));
+}

@@ -13,7 +13,7 @@ use knights::{Board, Square};
 
 use crate::cli::exit::CliError;
 use crate::cli::flags::{EngineArgs, KindFlag};
-use crate::cli::io::{WorkBar, print};
+use crate::cli::io::{WorkBar, check_output, escaped, print};
 use crate::cli::session::Session;
 use crate::cli::values::{CountFormatArg, EngineArg, RowsArg, parse_coordinate, parse_side};
 
@@ -75,9 +75,20 @@ pub struct Args {
     /// error.
     #[arg(long, hide_short_help = true)]
     stats: bool,
+    /// Write a line for every layer of the frontier engine's passes, as it finishes, to FILE
+    /// (CSV: phase, square, squares, states, resident bytes, seconds): where a board's passes
+    /// grow, to plan how far they fit.
+    #[arg(long, value_name = "FILE", hide_short_help = true)]
+    layers: Option<std::path::PathBuf>,
 }
 
 pub fn run(args: Args, session: &Session) -> Result<()> {
+    if let Some(path) = &args.layers {
+        check_output(path)?;
+        let file = std::fs::File::create(path)
+            .and_then(|file| session.cancel.log_layers(std::io::BufWriter::new(file)));
+        file.map_err(|e| CliError::bad_input(format!("cannot write {}: {e}", escaped(path))))?;
+    }
     let board = Board::new(args.rows, args.cols)?;
     let start = match (args.row, args.col) {
         (Some(row), Some(col)) => {

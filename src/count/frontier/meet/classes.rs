@@ -94,6 +94,11 @@ impl<L: CutWord, T: Tally + Copy> CutClasses<L, T> {
         self.mirror.is_some()
     }
 
+    /// The reduced states kept.
+    pub(super) fn states(&self) -> u64 {
+        self.blocks.iter().map(|block| block.len() as u64).sum()
+    }
+
     /// The mirror image of a set of cut squares (one bit a square), or the set itself.
     pub(super) fn mirror_squares(&self, squares: u32) -> u32 {
         match self.mirror {

@@ -58,6 +58,7 @@ impl Plan {
         } = self.join();
         let open = self.mode != FrontierMode::Closed;
         let classes = self.classes::<Wd, L, T>(layer, &codec, cut, offset, open)?;
+        cancel.report_phase("classes", classes.states());
         let rules = JoinRules {
             cut,
             fixed: &fixed,
@@ -65,6 +66,7 @@ impl Plan {
             required: 0,
         };
         let total = self.lookup(&classes, &classes, rules, cancel)?;
+        cancel.report_phase("join", classes.states());
         Ok((total, stats))
     }
 
@@ -180,7 +182,9 @@ fn meet_starts_word<Wd: Word, L: CutWord, T: Tally + Into<u128> + Copy>(
     } = all.join();
     let halves: CutClasses<L, T> = {
         let layer = all.top_half::<Wd, T>(budget, cancel, &mut stats)?;
-        all.classes::<Wd, L, T>(layer, &codec, cut, offset, true)?
+        let halves = all.classes::<Wd, L, T>(layer, &codec, cut, offset, true)?;
+        cancel.report_phase("classes", halves.states());
+        halves
     };
     let rules = |required: u32| JoinRules::open(cut, &fixed, required);
     let asked = all.asked();
