@@ -10,7 +10,6 @@ pub const MAX_WIDTH: u32 = 8;
 /// The most squares a cut may have: the join's reduced states give each cut square five bits
 /// of a `u128` past 16 squares (four of a `u64` up to 16), and its class keys two bits.
 pub(super) const MAX_CUT_SQUARES: usize = 24;
-/// The most squares a cut may have: the join's reduced states give each cut square four bits.
 
 /// Which side of the board the frontier's rows run along.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
