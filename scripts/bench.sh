@@ -111,6 +111,9 @@ if [[ ${LONG:-0} == 1 ]]; then
         # Issue 23's long series: 6xn to Knuth's n = 32 (A306281), 8xn closed (A193055).
         "--memory 16G series 6 --cols 1..32 --quiet|300|no"
         "--memory 16G series 8 --cols 1..16 --closed --quiet|1800|no"
+        # Issue 48: 8x9 (a cut of 18 squares) and 8x10 closed meeting in the middle (A193055).
+        "--memory 16G count 8 9 --closed|240|no|7112881119092574"
+        "--memory 16G count 8 10 --closed|900|no|4235482818156697040"
     )
 fi
 
