@@ -189,6 +189,9 @@ pub(super) struct Plan {
     /// Rows that repeat in the middle of a long board are run as a recorded period (off only
     /// for the tests' oracle).
     pub(super) periodic: bool,
+    /// Layers key their states by `u128` even where a `u64` holds them (on only for the tests,
+    /// which compare the two).
+    pub(super) wide_keys: bool,
 }
 
 impl Plan {
@@ -267,6 +270,7 @@ impl Plan {
             witness: purpose == Purpose::Witness,
             mirror_fold: true,
             periodic: true,
+            wide_keys: false,
         })
     }
 

@@ -410,9 +410,9 @@ fn compact_layers_hold_what_one_hash_map_holds() {
                     plan.n - 1
                 };
                 let sweep = super::window::WindowSweep::<u64>::new(&plan, &codec, heights.clone());
-                let mut layer = first_layer::<u64>(codec.initial::<u64>(), plan.w);
+                let mut layer = first_layer::<u64>(codec.initial::<u64, u64>(), plan.w);
                 let mut plain: HashMap<u64, u64> = HashMap::new();
-                plain.insert(codec.initial::<u64>(), 1);
+                plain.insert(codec.initial::<u64, u64>(), 1);
                 let mut stats = FrontierStats::default();
                 for v in 0..=last {
                     let step = plan.step::<u64>(v, &heights);
@@ -642,6 +642,50 @@ fn the_periodic_transfer_equals_the_pass_square_by_square() {
                 stats.periodic_squares * 2 > squares,
                 "{width} rows: {stats:?}"
             );
+        }
+    }
+}
+
+/// One pass over `board` (no meeting in the middle) along `rows`, its layers keyed by `u128`
+/// where `wide`.
+fn one_pass(board: Board, mode: FrontierMode, rows: Rows, wide: bool) -> BigUint {
+    let mut plan = Plan::with_rows(board, mode, Purpose::Count, rows).unwrap();
+    plan.wide_keys = wide;
+    let mut result = BigUint::default();
+    plan.run(
+        plan.h..=plan.h,
+        MemoryBudget::DEFAULT,
+        &CancelFlag::new(),
+        &mut |_, count| result = count,
+    )
+    .unwrap();
+    result
+}
+
+/// Layers keyed by `u128` count what layers keyed by `u64` count: every board of the tests
+/// above (at most 40 squares, sides from 3 to 8, but 5x8) along its short side and, up to 24
+/// squares, along its long side too (width 8's base-12 keys against the `u128`'s nibbles):
+/// closed tours, open totals and the tours from a start, each in one pass.
+#[test]
+fn both_key_words_count_alike() {
+    for board in boards_with_both_sides_at_most(8) {
+        if board == Board::new(5, 8).unwrap() {
+            continue;
+        }
+        let mut modes = vec![FrontierMode::Total, FrontierMode::Start(Square::new(1, 2))];
+        if board.squares() % 2 == 0 {
+            modes.push(FrontierMode::Closed);
+        }
+        let mut sides = vec![Rows::Short];
+        if board.squares() <= 24 {
+            sides.push(Rows::Long);
+        }
+        for rows in sides {
+            for &mode in &modes {
+                let narrow = one_pass(board, mode, rows, false);
+                let wide = one_pass(board, mode, rows, true);
+                assert_eq!(wide, narrow, "{board} {mode:?} {rows:?}");
+            }
         }
     }
 }
