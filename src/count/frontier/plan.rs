@@ -310,8 +310,8 @@ impl Plan {
     /// Whether open paths on this board can be cut into halves that are each other's half turn
     /// (see [`Plan::cut`]), whether or not it pays.
     pub(super) fn can_cut_open(&self) -> bool {
-        let fits = self.cut_squares() <= MAX_CUT_SQUARES;
-        fits && self.h >= 4 && self.w >= 3
+        // Small boards first: their cut would run off the board.
+        self.h >= 4 && self.w >= 3 && self.cut_squares() <= MAX_CUT_SQUARES
     }
 
     /// Whether the cut lies around the middle of the middle row: an odd number of rows, an even
