@@ -654,9 +654,9 @@ fn bad_parameters_answer_400_with_the_commands_message() {
             "'total' cannot be used",
         ),
         (
-            "/api/count?rows=9&cols=9",
+            "/api/count?rows=10&cols=10",
             413,
-            "the 9x9 board is beyond every engine: it has 81 squares (the memo engine takes at most 64)",
+            "the 10x10 board is beyond every engine: it has 100 squares (the memo engine takes at most 64)",
         ),
         (
             "/api/count?rows=9&cols=12&total",

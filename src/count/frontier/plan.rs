@@ -4,8 +4,8 @@
 use crate::board::{Board, Square, Symmetry};
 use crate::error::Error;
 
-/// The widest short side the frontier engine takes.
-pub const MAX_WIDTH: u32 = 8;
+/// The widest short side the frontier engine takes (width 9's keys are `u128`).
+pub const MAX_WIDTH: u32 = 9;
 
 /// The most squares a cut may have: the join's reduced states give each cut square four bits.
 const MAX_CUT_SQUARES: usize = 16;
@@ -260,7 +260,8 @@ impl Plan {
             odd,
             // The colour of the first tour end is only a pruning, and it does not survive the
             // half turn: the halves go without it. A series goes without the colour rules
-            // altogether. Keys of width 8 (base 12) have no room for it.
+            // altogether. Keys of width 8 (base 12) have no room for it, and width 9 goes
+            // without it too.
             colour_flag: mode == FrontierMode::Total
                 && !odd
                 && w <= 7
