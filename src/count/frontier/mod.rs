@@ -1,7 +1,8 @@
 //! The frontier engine: a transfer-matrix dynamic program over the squares in row-major order,
 //! as in Knuth's and the OEIS contributors' programs for counting tours.
 //!
-//! The board is turned so that its rows are the short side, of width `W`. A knight's move joins
+//! The board is turned so that its rows are the short side, of width `W` (or, asked for with
+//! [`Rows::Long`], the long side, to count a board a second way). A knight's move joins
 //! squares at most `2W + 1` apart in row-major order, so once square `v` has been processed
 //! (its moves to earlier squares decided), only the `2W + 1` squares `v - 2W ..= v` can still
 //! gain moves: that window is the frontier. A state records, for each square of the window, its

@@ -1,5 +1,6 @@
-//! What one count is: the board turned so that its rows are the short side, the mode, and the
-//! rules that follow from them, among them how the board is cut when meeting in the middle.
+//! What one count is: the board turned so that its rows are the short side (or the long side,
+//! on request), the mode, and the rules that follow from them, among them how the board is cut
+//! when meeting in the middle.
 
 use crate::board::{Board, Square, Symmetry};
 use crate::error::Error;
