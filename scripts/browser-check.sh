@@ -7,7 +7,7 @@
 # tour, a pair's count and a tour that ends there, a start's ends, 7x7 imported from
 # data/7x7-open.csv with every count readable, closed tours on a plain board, the page's own
 # words for 8x8 (beyond one machine on a store without the results that ship with knights),
-# 9x9 and a link that names no board, a linked tour first on a phone, and the job of a closed
+# 10x10 and a link that names no board, a linked tour first on a phone, and the job of a closed
 # page cancelled; on a second server whose store has the shipped results, 8x8's table and a
 # corner's ends at once; and the puzzle view (a made puzzle revealed and counted as `knights
 # puzzle` does, a try's broken cells marked). Saves screenshots (wide and phone-sized) in $OUT (default
@@ -153,12 +153,12 @@ check "the closed board is plain: 36 squares, no number in them" "36 0" \
 
 # 5. Past what the engines count: the page says so in its own words, keeps the server's, and
 # still draws the board for tours.
-page=$(dom "/?rows=9&cols=9")
-check "9x9: the page's words" "yes" \
+page=$(dom "/?rows=10&cols=10")
+check "10x10: the page's words" "yes" \
     "$(echo "$page" | line_of message-text | grep -q 'too large for any of the counting engines' && echo yes || echo no)"
-check "9x9: the server's words kept" "yes" \
+check "10x10: the server's words kept" "yes" \
     "$(echo "$page" | line_of message-detail | grep -q 'beyond every engine' && echo yes || echo no)"
-check "and still draws the board" "81" "$(echo "$page" | line_of heatmap | grep -o 'class="sq' | wc -l)"
+check "and still draws the board" "100" "$(echo "$page" | line_of heatmap | grep -o 'class="sq' | wc -l)"
 page=$(dom "/?rows=8&cols=8")
 check "8x8: the page's words, once" "1" "$(echo "$page" | grep -o 'more than one machine can finish' | wc -l)"
 check "8x8: a link to its closed tours" "yes" \
@@ -303,7 +303,7 @@ shot pair-phone 390,844 "/?rows=6&cols=6&row=0&col=0&to_row=5&to_col=4"
 shot ends-wide 1280,900 "/?rows=6&cols=6&row=0&col=0&ends=1&to_row=5&to_col=4"
 shot 7x7-wide 1280,900 "/?rows=7&cols=7&row=0&col=0"
 shot 8x8-wide 1280,900 "/?rows=8&cols=8"
-shot 9x9-wide 1280,900 "/?rows=9&cols=9"
+shot 10x10-wide 1280,900 "/?rows=10&cols=10"
 shot bad-link-wide 1280,700 "/?rows=0&cols=abc"
 shot puzzle-wide 1200,1500 "/?puzzle=6x6&pseed=1&pcount=1"
 shot puzzle-link-wide 1280,900 "/?puzzle=6x6&pseed=1"
@@ -311,7 +311,7 @@ shot puzzle-link-phone 390,844 "/?puzzle=6x6&pseed=1"
 shot ends-phone 390,1400 "/?rows=5&cols=5&row=0&col=0&ends=1"
 shot puzzle-phone 390,1900 "/?pboard=1,.,.,.,./.,.,.,.,./.,.,.,.,./.,.,.,.,./.,.,.,.,.&t0_1=2&t2_1=3&check=1"
 for name in tour-wide tour-phone board-phone closed-wide no-tour-wide pair-wide pair-phone ends-wide \
-    7x7-wide 8x8-wide 8x8-shipped-wide 9x9-wide bad-link-wide puzzle-wide puzzle-phone \
+    7x7-wide 8x8-wide 8x8-shipped-wide 10x10-wide bad-link-wide puzzle-wide puzzle-phone \
     puzzle-link-wide puzzle-link-phone ends-phone; do
     if [ -s "$OUT/$name.png" ]; then
         passed=$((passed + 1))

@@ -203,7 +203,7 @@ mod tests {
         assert!("6x".parse::<BoardRange>().is_err());
         assert!(
             BoardSelection {
-                range: Some("8x8..9x9".parse().unwrap()),
+                range: Some("8x8..10x10".parse().unwrap()),
                 ..Default::default()
             }
             .boards()

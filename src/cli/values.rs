@@ -115,7 +115,7 @@ pub enum EngineArg {
     Auto,
     /// The memoized search over (square, unvisited squares): boards of up to 64 squares.
     Memo,
-    /// The transfer-matrix DP over the frontier: boards with a short side of up to 8.
+    /// The transfer-matrix DP over the frontier: boards with a short side of up to 9.
     Frontier,
     /// Plain backtracking, for comparison.
     Reference,
@@ -137,7 +137,7 @@ impl From<EngineArg> for EngineChoice {
 pub enum RowsArg {
     /// The short side: the fewest states (what `--engine frontier` does without `--rows`).
     Short,
-    /// The long side: the board counted a second way (a long side of at most 8).
+    /// The long side: the board counted a second way (a long side of at most 9).
     Long,
 }
 

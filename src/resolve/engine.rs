@@ -160,7 +160,7 @@ impl EngineChoice {
     }
 
     /// Refuses, under `Auto`, an open board total whose frontier pass would outgrow one
-    /// machine ([`frontier::total_beyond_one_machine`]: 8x8 and longer boards of width 8), at
+    /// machine ([`frontier::total_beyond_one_machine`]: 8x8 and longer boards of width 8 or 9), at
     /// once rather than after hours; a theorem's zero is never refused. Its pairs give it.
     pub fn check_total_reach(self, question: &Question) -> Result<(), Error> {
         if self == EngineChoice::Auto
@@ -375,9 +375,9 @@ mod tests {
             auto.choose(&corner(8, 8)),
             Err(Error::BeyondOneMachine { total: false, .. })
         ));
-        // The total of 8x8 (and of longer boards of width 8) outgrows one machine; 7x8's
+        // The total of 8x8 (and of longer boards of width 8 or 9) outgrows one machine; 7x8's
         // total, 8x7's and 8x8's closed tours fit.
-        for (rows, cols) in [(8, 8), (8, 9), (10, 8)] {
+        for (rows, cols) in [(8, 8), (8, 9), (10, 8), (9, 9), (9, 12)] {
             assert!(matches!(
                 auto.choose(&total(rows, cols)),
                 Err(Error::BeyondOneMachine { total: true, .. })
@@ -389,14 +389,19 @@ mod tests {
         assert_eq!(auto.choose(&closed).unwrap(), frontier(None));
         let pair = Question::between(board(8, 8), Square::new(0, 0), Square::new(7, 6));
         assert_eq!(auto.choose(&pair).unwrap(), frontier(None));
+        // Width 9 is the frontier engine's, its counts from one square beyond one machine.
         assert!(matches!(
             auto.choose(&corner(9, 9)),
+            Err(Error::BeyondOneMachine { total: false, .. })
+        ));
+        assert!(matches!(
+            auto.choose(&corner(10, 10)),
             Err(Error::BeyondEngines { .. })
         ));
         // A theorem's zero needs no engine.
         let none = Question::from_start(board(9, 9), Square::new(0, 1), TourKind::Open);
         assert!(auto.choose(&none).is_ok());
-        assert!(beyond_every_engine(&corner(9, 9)).is_some());
+        assert!(beyond_every_engine(&corner(10, 10)).is_some());
         assert!(beyond_every_engine(&none).is_none());
         assert!(EngineChoice::Memo.choose(&total(6, 7)).is_ok());
         assert!(matches!(

@@ -367,7 +367,7 @@ mod tests {
     fn plans_past_the_engines_or_the_size_are_refused_at_once() {
         for (rows, cols, split) in [
             (100_000, 100_000, Split::Start),
-            (9, 9, Split::Start),
+            (10, 10, Split::Start),
             (1000, 1000, Split::Start),
             (300, 300, Split::Pair),
             (100, 100, Split::Pair),

@@ -179,14 +179,26 @@ fn count_rejects_bad_arguments() {
     rejects(&["count", "5", "4", "5", "0"], "", "outside the 5x4 board");
     rejects(&["count", "5", "4", "0", "-1"], "", "-1 is negative");
     rejects(
-        &["count", "9", "9"],
+        &["count", "10", "10"],
         "",
-        "the 9x9 board is beyond every engine: it has 81 squares (the memo engine takes at most 64) and a short side of 9 (the frontier engine takes at most 8)",
+        "the 10x10 board is beyond every engine: it has 100 squares (the memo engine takes at most 64) and a short side of 10 (the frontier engine takes at most 9)",
     );
     rejects(
-        &["count", "9", "9", "0", "0", "--engine", "frontier"],
+        &["count", "10", "10", "0", "0", "--engine", "frontier"],
         "",
-        "the 9x9 board has a short side of 9; the frontier engine takes a short side of at most 8",
+        "the 10x10 board has a short side of 10; the frontier engine takes a short side of at most 9",
+    );
+    // 9x9 is the frontier engine's (width 9), but its counts from one square and its open
+    // total are beyond one machine, as 8x8's are.
+    rejects(
+        &["count", "9", "9"],
+        "",
+        "counts from one square of the 9x9 board are beyond one machine",
+    );
+    rejects(
+        &["count", "9", "9", "--total"],
+        "",
+        "the open total of the 9x9 board is beyond one machine",
     );
     // The side the frontier's rows run along is the frontier engine's to say.
     rejects(
@@ -195,9 +207,9 @@ fn count_rejects_bad_arguments() {
         "--rows says how the frontier engine turns the board: give it with --engine frontier",
     );
     rejects(
-        &["count", "3", "9", "--engine", "frontier", "--rows", "long"],
+        &["count", "3", "10", "--engine", "frontier", "--rows", "long"],
         "",
-        "the 3x9 board has a long side of 9; the frontier engine's rows run along the long side only where it is at most 8",
+        "the 3x10 board has a long side of 10; the frontier engine's rows run along the long side only where it is at most 9",
     );
     rejects(
         &["count", "8", "8"],
@@ -270,8 +282,8 @@ fn solve_rejects_bad_input_naming_line_and_field() {
     );
     rejects(
         solve,
-        "2\n5 4 0 0\n9 9 0 0\n",
-        "line 3: the 9x9 board is beyond every engine: it has 81 squares",
+        "2\n5 4 0 0\n10 10 0 0\n",
+        "line 3: the 10x10 board is beyond every engine: it has 100 squares",
     );
     rejects(
         solve,
@@ -480,7 +492,7 @@ fn batch_answers_the_rest_when_a_line_cannot_be_counted() {
     let output = test
         .knights()
         .args(["batch", "-"])
-        .write_stdin("5 4 0 0\n9 9 0 0\n3 4 0 0\n")
+        .write_stdin("5 4 0 0\n10 10 0 0\n3 4 0 0\n")
         .output()
         .unwrap();
     let stdout = String::from_utf8(output.stdout).unwrap();
@@ -488,7 +500,7 @@ fn batch_answers_the_rest_when_a_line_cannot_be_counted() {
     assert_eq!(output.status.code(), Some(1), "{stderr}");
     assert!(
         stderr.contains(
-            "1 of 3 queries not counted; the first, line 2: the 9x9 board is beyond every engine"
+            "1 of 3 queries not counted; the first, line 2: the 10x10 board is beyond every engine"
         ),
         "{stderr}"
     );
@@ -499,7 +511,7 @@ fn batch_answers_the_rest_when_a_line_cannot_be_counted() {
     );
     assert!(lines[1].ends_with("32"), "{stdout}");
     assert!(
-        lines[2].contains(" - ") && lines[2].contains("not counted: the 9x9 board"),
+        lines[2].contains(" - ") && lines[2].contains("not counted: the 10x10 board"),
         "{stdout}"
     );
     assert!(lines[3].contains("open      2"), "{stdout}");
@@ -711,9 +723,9 @@ fn import_rejects_malformed_rows_without_touching_the_store() {
 fn precompute_rejects_bad_ranges() {
     rejects(&["precompute", "--boards", "6x6..3x3"], "", "is empty");
     rejects(
-        &["precompute", "--boards", "7x7..9x9"],
+        &["precompute", "--boards", "7x7..10x10"],
         "",
-        "the 9x9 board is beyond every engine",
+        "the 10x10 board is beyond every engine",
     );
     rejects(&["precompute"], "", "say which boards");
     rejects(

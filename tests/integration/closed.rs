@@ -203,7 +203,8 @@ fn boards_without_closed_tours_answer_at_once_with_the_reason() {
         .stderr(contains(
             "answered by an existence theorem, without a search",
         ));
-    // 9x9 is beyond the memo engine, but the theorem needs no search.
+    // 9x9 is beyond the memo engine (and its starts beyond one machine), but the theorem
+    // needs no search.
     let output = test
         .knights()
         .args(["count", "9", "9", "--closed", "--format", "json"])

@@ -31,7 +31,7 @@ fn a_huge_board_range_is_filtered_while_it_is_listed() {
         ])
         .assert()
         .code(2)
-        .stderr(contains("the 9x9 board is beyond every engine"));
+        .stderr(contains("the 10x10 board is beyond every engine"));
 }
 
 #[test]

@@ -654,14 +654,19 @@ fn bad_parameters_answer_400_with_the_commands_message() {
             "'total' cannot be used",
         ),
         (
-            "/api/count?rows=9&cols=9",
+            "/api/count?rows=10&cols=10",
             413,
-            "the 9x9 board is beyond every engine: it has 81 squares (the memo engine takes at most 64)",
+            "the 10x10 board is beyond every engine: it has 100 squares (the memo engine takes at most 64)",
+        ),
+        (
+            "/api/count?rows=10&cols=12&total",
+            413,
+            "the 10x12 board is beyond every engine: it has 120 squares",
         ),
         (
             "/api/count?rows=9&cols=12&total",
             413,
-            "the 9x12 board is beyond every engine: it has 108 squares",
+            "the open total of the 9x12 board is beyond one machine",
         ),
         (
             "/api/count?rows=100000&cols=100000&row=0&col=0",
@@ -1298,7 +1303,7 @@ fn pairs_ends_and_how_each_answer_was_found() {
     // The kinds a page words itself.
     for (path, status, kind) in [
         ("/api/count?rows=8&cols=8", 413, "beyond_one_machine"),
-        ("/api/count?rows=9&cols=9", 413, "beyond_engines"),
+        ("/api/count?rows=10&cols=10", 413, "beyond_engines"),
         ("/api/count?rows=0&cols=5", 400, "bad_input"),
         ("/api/tour?rows=5&cols=5&row=0&col=1", 422, "no_tour"),
         ("/api/jobs/999", 404, "not_found"),

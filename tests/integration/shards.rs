@@ -974,7 +974,7 @@ fn plans_past_the_engines_or_the_size_are_refused_at_once() {
     for (args, says) in [
         (&["100000", "100000"][..], "beyond every engine"),
         (&["100", "100", "--by", "pair"], "beyond every engine"),
-        (&["9", "9"], "the 9x9 board is beyond every engine"),
+        (&["10", "10"], "the 10x10 board is beyond every engine"),
         (&["1000", "1000"], "beyond every engine"),
         (
             &["8", "100000", "--by", "pair"],

@@ -74,8 +74,8 @@ fn import_refuses_counts_that_cannot_be_right_naming_the_record() {
     // Boards beyond every engine: nothing could have counted them.
     refused(
         &test,
-        &record("9,9,open,,,1000"),
-        "line 2: open tours of 9x9 (directed board total): count 1000 cannot be checked: no engine of this knights counts it",
+        &record("10,10,open,,,1000"),
+        "line 2: open tours of 10x10 (directed board total): count 1000 cannot be checked: no engine of this knights counts it",
     );
     // The right count, recounted, goes in.
     let output = import(&test, &record("6,6,open,0,0,524486"));

@@ -1,13 +1,15 @@
 //! The frontier engine: a transfer-matrix dynamic program over the squares in row-major order,
 //! as in Knuth's and the OEIS contributors' programs for counting tours.
 //!
-//! The board is turned so that its rows are the short side, of width `W`. A knight's move joins
+//! The board is turned so that its rows are the short side, of width `W` (or, asked for with
+//! [`Rows::Long`], the long side, to count a board a second way). A knight's move joins
 //! squares at most `2W + 1` apart in row-major order, so once square `v` has been processed
 //! (its moves to earlier squares decided), only the `2W + 1` squares `v - 2W ..= v` can still
 //! gain moves: that window is the frontier. A state records, for each square of the window, its
 //! degree so far in the partial system of paths (0, 1 or 2) and, for a path end, which other end
 //! it is joined to. Labels are renumbered by first appearance, so equal states compare equal,
-//! and packed four bits a square into one `u64` (base 12 for width 8). A layer maps each state
+//! and packed four bits a square into one `u64` (base 12 for width 8; a `u128` for width 9,
+//! chosen once for the pass). A layer maps each state
 //! to its number of ways; each square turns one layer into the next.
 //!
 //! A state is dropped as soon as a square leaves the window with the wrong degree, a cycle
@@ -127,8 +129,8 @@ pub(crate) fn count_along(
 /// True for boards whose counts from one square this engine does not give on one machine:
 /// 7x8 meets in the middle (each start above the cut a half pass of its own, joined with the
 /// total's half), while on 8x8 the top half of the total alone outgrows any one machine's
-/// memory (docs/measurements/ has the figures); 7x9 and longer are not measured yet. Pairs of
-/// squares fix both ends, and fit.
+/// memory (docs/measurements/ has the figures); 7x9 and longer are not measured yet, and a
+/// width of 9 holds more states than 8 at every square. Pairs of squares fix both ends, and fit.
 pub fn starts_beyond_one_machine(board: Board) -> bool {
     let (short, long) = (
         board.rows().min(board.cols()),
@@ -136,17 +138,18 @@ pub fn starts_beyond_one_machine(board: Board) -> bool {
     );
     match short {
         7 => long >= 9,
-        8 => long >= 8,
+        8 | 9 => long >= 8,
         _ => false,
     }
 }
 
 /// True for boards whose open total this engine does not count on one machine, as the plan
 /// of its pass says: the pass (the top half where the total meets in the middle, else the
-/// whole board) of a row width of 8 outgrows any one machine's memory before its largest
+/// whole board) of a row width of 8 or 9 outgrows any one machine's memory before its largest
 /// layers. Measured (docs/measurements/): the top half of 8x8's total passes 223 million states by square
 /// 28 of its 40, and still grows, while 7x8's total meets in the middle within 3 GiB and
-/// 8x8's closed tours within 4 GiB; a pass of width 8 is only longer on longer boards.
+/// 8x8's closed tours within 4 GiB; a pass of width 8 is only longer on longer boards, and one
+/// of width 9 holds more states at every square.
 /// Closed tours, and pairs of squares (both ends fixed), are not refused here.
 pub fn total_beyond_one_machine(board: Board) -> bool {
     // The square of 8x8's half by which its layer held 223 million states.
@@ -159,7 +162,7 @@ pub fn total_beyond_one_machine(board: Board) -> bool {
     } else {
         plan.n
     };
-    plan.w == MAX_WIDTH as usize && pass > MEASURED_SQUARES
+    plan.w >= 8 && pass > MEASURED_SQUARES
 }
 
 /// Tours between two squares meet in the middle from this many squares on, where the board

@@ -1,11 +1,12 @@
-//! What one count is: the board turned so that its rows are the short side, the mode, and the
-//! rules that follow from them, among them how the board is cut when meeting in the middle.
+//! What one count is: the board turned so that its rows are the short side (or the long side,
+//! on request), the mode, and the rules that follow from them, among them how the board is cut
+//! when meeting in the middle.
 
 use crate::board::{Board, Square, Symmetry};
 use crate::error::Error;
 
-/// The widest short side the frontier engine takes.
-pub const MAX_WIDTH: u32 = 8;
+/// The widest short side the frontier engine takes (width 9's keys are `u128`).
+pub const MAX_WIDTH: u32 = 9;
 
 /// The most squares a cut may have: the join's reduced states give each cut square five bits
 /// of a `u128` past 16 squares (four of a `u64` up to 16), and its class keys two bits.
@@ -190,6 +191,9 @@ pub(super) struct Plan {
     /// Rows that repeat in the middle of a long board are run as a recorded period (off only
     /// for the tests' oracle).
     pub(super) periodic: bool,
+    /// Layers key their states by `u128` even where a `u64` holds them (on only for the tests,
+    /// which compare the two).
+    pub(super) wide_keys: bool,
 }
 
 impl Plan {
@@ -258,7 +262,8 @@ impl Plan {
             odd,
             // The colour of the first tour end is only a pruning, and it does not survive the
             // half turn: the halves go without it. A series goes without the colour rules
-            // altogether. Keys of width 8 (base 12) have no room for it.
+            // altogether. Keys of width 8 (base 12) have no room for it, and width 9 goes
+            // without it too.
             colour_flag: mode == FrontierMode::Total
                 && !odd
                 && w <= 7
@@ -268,6 +273,7 @@ impl Plan {
             witness: purpose == Purpose::Witness,
             mirror_fold: true,
             periodic: true,
+            wide_keys: false,
         })
     }
 
@@ -307,8 +313,8 @@ impl Plan {
     /// Whether open paths on this board can be cut into halves that are each other's half turn
     /// (see [`Plan::cut`]), whether or not it pays.
     pub(super) fn can_cut_open(&self) -> bool {
-        let fits = self.cut_squares() <= MAX_CUT_SQUARES;
-        fits && self.h >= 4 && self.w >= 3
+        // Small boards first: their cut would run off the board.
+        self.h >= 4 && self.w >= 3 && self.cut_squares() <= MAX_CUT_SQUARES
     }
 
     /// Whether the cut lies around the middle of the middle row: an odd number of rows, an even

@@ -194,7 +194,7 @@ fn rows_along_the_long_side_count_the_same() {
         }
     }
     // Along the long side, the long side is the width.
-    let too_wide = Board::new(3, 9).unwrap();
+    let too_wide = Board::new(3, 10).unwrap();
     let refused = count_with_rows(too_wide, FrontierMode::Total, Rows::Long, &limits);
     assert!(matches!(refused, Err(Error::Unsupported(_))), "{refused:?}");
 }
@@ -410,9 +410,9 @@ fn compact_layers_hold_what_one_hash_map_holds() {
                     plan.n - 1
                 };
                 let sweep = super::window::WindowSweep::<u64>::new(&plan, &codec, heights.clone());
-                let mut layer = first_layer::<u64>(codec.initial::<u64>(), plan.w);
+                let mut layer = first_layer::<u64>(codec.initial::<u64, u64>(), plan.w);
                 let mut plain: HashMap<u64, u64> = HashMap::new();
-                plain.insert(codec.initial::<u64>(), 1);
+                plain.insert(codec.initial::<u64, u64>(), 1);
                 let mut stats = FrontierStats::default();
                 for v in 0..=last {
                     let step = plan.step::<u64>(v, &heights);
@@ -642,6 +642,114 @@ fn the_periodic_transfer_equals_the_pass_square_by_square() {
                 stats.periodic_squares * 2 > squares,
                 "{width} rows: {stats:?}"
             );
+        }
+    }
+}
+
+/// One pass over `board` (no meeting in the middle) along `rows`, its layers keyed by `u128`
+/// where `wide`.
+fn one_pass(board: Board, mode: FrontierMode, rows: Rows, wide: bool) -> BigUint {
+    let mut plan = Plan::with_rows(board, mode, Purpose::Count, rows).unwrap();
+    plan.wide_keys = wide;
+    let mut result = BigUint::default();
+    plan.run(
+        plan.h..=plan.h,
+        MemoryBudget::DEFAULT,
+        &CancelFlag::new(),
+        &mut |_, count| result = count,
+    )
+    .unwrap();
+    result
+}
+
+/// Layers keyed by `u128` count what layers keyed by `u64` count: every board of the tests
+/// above (at most 40 squares, sides from 3 to 8, but 5x8) along its short side and, up to 24
+/// squares, along its long side too (width 8's base-12 keys against the `u128`'s nibbles):
+/// closed tours, open totals and the tours from a start, each in one pass.
+#[test]
+fn both_key_words_count_alike() {
+    for board in boards_with_both_sides_at_most(8) {
+        if board == Board::new(5, 8).unwrap() {
+            continue;
+        }
+        let mut modes = vec![FrontierMode::Total, FrontierMode::Start(Square::new(1, 2))];
+        if board.squares() % 2 == 0 {
+            modes.push(FrontierMode::Closed);
+        }
+        let mut sides = vec![Rows::Short];
+        if board.squares() <= 24 {
+            sides.push(Rows::Long);
+        }
+        for rows in sides {
+            for &mode in &modes {
+                let narrow = one_pass(board, mode, rows, false);
+                let wide = one_pass(board, mode, rows, true);
+                assert_eq!(wide, narrow, "{board} {mode:?} {rows:?}");
+            }
+        }
+    }
+}
+
+/// Width 9 (rows along the long side of 9x3 and 9x4, in `u128` keys) against plain
+/// backtracking: the open tours from every start of 9x3 and its open total, and in the long
+/// tier from 9x4's corner (minutes; its open total along the long side passes 35 million
+/// states: beyond a test).
+#[test]
+fn width_nine_agrees_with_backtracking() {
+    use crate::count::reference;
+    let limits = Limits::new(MemoryBudget::DEFAULT, &CancelFlag::new());
+    let boards = if long() {
+        vec![(3, 9), (4, 9)]
+    } else {
+        vec![(3, 9)]
+    };
+    for (rows, cols) in boards {
+        let board = Board::new(rows, cols).unwrap();
+        let plan = Plan::with_rows(board, FrontierMode::Total, Purpose::Count, Rows::Long).unwrap();
+        assert_eq!((plan.w, plan.k), (9, 19));
+        let starts: Vec<Square> = if rows == 3 {
+            board.all_squares().collect()
+        } else {
+            vec![Square::new(0, 0)]
+        };
+        let mut directed = 0u128;
+        for &start in &starts {
+            let mode = FrontierMode::Start(start);
+            let counted = count_with_rows(board, mode, Rows::Long, &limits).unwrap().0;
+            let expected = reference::count_open_tours(board, start, &limits).unwrap();
+            assert_eq!(counted, BigUint::from(expected), "{board} {start}");
+            directed += expected;
+        }
+        if rows == 3 {
+            let total = count_with_rows(board, FrontierMode::Total, Rows::Long, &limits).unwrap();
+            assert_eq!(total.0 * 2u32, BigUint::from(directed), "{board}");
+        }
+    }
+}
+
+/// Width 9 (rows along the long side) counts what widths 3 and 4 count on the boards 9 squares
+/// long of at most 40 squares: on 9x3 closed tours, the open total, the tours from two starts
+/// and between two corners; on 9x4 those between two corners (its closed tours and open total
+/// along the long side pass 35 million states: beyond a test).
+#[test]
+fn width_nine_counts_as_the_narrow_rows_do() {
+    let limits = Limits::new(MemoryBudget::DEFAULT, &CancelFlag::new());
+    let corners = |rows: u32| FrontierMode::Between(Square::new(0, 0), Square::new(rows - 1, 8));
+    let three = [
+        FrontierMode::Closed,
+        FrontierMode::Total,
+        FrontierMode::Start(Square::new(0, 0)),
+        FrontierMode::Start(Square::new(1, 4)),
+        corners(3),
+    ];
+    for (rows, modes) in [(3, &three[..]), (4, &[corners(4)][..])] {
+        let board = Board::new(rows, 9).unwrap();
+        for &mode in modes {
+            let short = count_with_rows(board, mode, Rows::Short, &limits)
+                .unwrap()
+                .0;
+            let long = count_with_rows(board, mode, Rows::Long, &limits).unwrap().0;
+            assert_eq!(long, short, "{board} {mode:?}");
         }
     }
 }

@@ -91,7 +91,7 @@ impl Plan {
         let heights = self.h..=self.h;
         let n = self.n;
         let period = 2 * self.w;
-        let initial = codec.initial::<u64>();
+        let initial = codec.initial::<u64, u64>();
         let steps: Vec<Step<u64>> = (0..n).map(|v| self.step::<u64>(v, &heights)).collect();
         // Steps in classes: v is in the class of v - period when the two act alike.
         let mut class = vec![0usize; n];
@@ -186,7 +186,7 @@ impl Plan {
         let codec = Codec::new(self.k);
         let heights = self.h..=self.h;
         let n = self.n;
-        let initial = codec.initial::<u64>();
+        let initial = codec.initial::<u64, u64>();
         // Layer v is the set of states before square v; every `stride`-th is kept.
         let stride = (n as f64).sqrt().ceil() as usize;
         let advance = |layer: &[u64], v: usize| -> (Vec<u64>, bool) {

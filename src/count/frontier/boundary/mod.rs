@@ -69,6 +69,7 @@ impl BoundarySweep {
 
 impl Sweep for BoundarySweep {
     type Step = BoundaryStep;
+    type Key = u64;
 
     fn step(&self, v: usize) -> BoundaryStep {
         self.order.step(v, &self.heights, self.fold)

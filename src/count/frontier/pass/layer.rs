@@ -13,17 +13,17 @@ use crate::count::Limits;
 use crate::count::frontier::counts::tally::Tally;
 use crate::count::frontier::plan::{FrontierStats, Plan};
 use crate::count::frontier::sweep::Outcome;
-use crate::count::frontier::sweep::Sweep;
+use crate::count::frontier::sweep::{Key, Sweep};
 use crate::error::Error;
 
 /// A finished layer: its shards, each the states of one range of key hashes, and the sizes of
-/// the layers before it.
-pub(crate) struct Layer<T> {
-    shards: Vec<Shard<T>>,
+/// the layers before it. Keys are `u64` unless the pass chose `u128` (see [`by_key`]).
+pub(crate) struct Layer<T, K = u64> {
+    shards: Vec<Shard<T, K>>,
     growth: Growth,
 }
 
-impl<T> Layer<T> {
+impl<T, K> Layer<T, K> {
     /// The layer's states.
     pub(crate) fn states(&self) -> u64 {
         self.shards.iter().map(|shard| shard.len() as u64).sum()
@@ -31,25 +31,39 @@ impl<T> Layer<T> {
 
     /// The layer's shards.
     #[cfg(test)]
-    pub(crate) fn shards(&self) -> &[Shard<T>] {
+    pub(crate) fn shards(&self) -> &[Shard<T, K>] {
         &self.shards
     }
 }
 
-impl<T: Send> Layer<T> {
+impl<T: Send, K: Key> Layer<T, K> {
+    /// The layer before the first square: its one state `initial`, in one way, on a board of
+    /// width `w`.
+    pub(crate) fn first(initial: K, w: usize) -> Layer<T, K>
+    where
+        T: Tally,
+    {
+        let mut shards: Vec<Shard<T, K>> = (0..MIN_SHARDS).map(|_| Shard::empty()).collect();
+        shards[shard_of(initial, MIN_SHARDS)] = Shard::single(initial, T::one());
+        Layer {
+            shards,
+            growth: Growth::new(w),
+        }
+    }
+
     /// The layer's states in the order of their keys, as two arrays, and the sizes of the
     /// layers before it.
-    pub(crate) fn into_sorted(self) -> (Vec<u64>, Vec<T>, Growth) {
-        let mut states: Vec<(u64, T)> = self.shards.into_iter().flatten().collect();
+    pub(crate) fn into_sorted(self) -> (Vec<K>, Vec<T>, Growth) {
+        let mut states: Vec<(K, T)> = self.shards.into_iter().flatten().collect();
         states.par_sort_unstable_by_key(|(key, _)| *key);
         let (keys, counts) = states.into_iter().unzip();
         (keys, counts, self.growth)
     }
 
     /// The layer of these states (distinct keys), after the layers whose sizes `growth` has.
-    pub(crate) fn from_states(keys: Vec<u64>, counts: Vec<T>, growth: Growth) -> Layer<T> {
+    pub(crate) fn from_states(keys: Vec<K>, counts: Vec<T>, growth: Growth) -> Layer<T, K> {
         let shards = shard_plan(keys.len() as u64).0;
-        let mut layer: Vec<Shard<T>> = (0..shards).map(|_| Shard::empty()).collect();
+        let mut layer: Vec<Shard<T, K>> = (0..shards).map(|_| Shard::empty()).collect();
         for (key, count) in keys.into_iter().zip(counts) {
             let shard = &mut layer[shard_of(key, shards)];
             shard.keys.push(key);
@@ -62,9 +76,9 @@ impl<T: Send> Layer<T> {
     }
 }
 
-impl<T> IntoIterator for Layer<T> {
-    type Item = Shard<T>;
-    type IntoIter = std::vec::IntoIter<Shard<T>>;
+impl<T, K> IntoIterator for Layer<T, K> {
+    type Item = Shard<T, K>;
+    type IntoIter = std::vec::IntoIter<Shard<T, K>>;
 
     fn into_iter(self) -> Self::IntoIter {
         self.shards.into_iter()
@@ -72,14 +86,14 @@ impl<T> IntoIterator for Layer<T> {
 }
 
 /// The states of one shard of a finished layer and their counts, as two arrays of one length.
-pub(crate) struct Shard<T> {
-    keys: Vec<u64>,
+pub(crate) struct Shard<T, K = u64> {
+    keys: Vec<K>,
     counts: Vec<T>,
 }
 
-impl<T> Shard<T> {
+impl<T, K> Shard<T, K> {
     /// The map's entries as arrays; the map is freed.
-    fn from_map(map: HashMap<u64, T>) -> Shard<T> {
+    fn from_map(map: HashMap<K, T>) -> Shard<T, K> {
         let mut keys = Vec::with_capacity(map.len());
         let mut counts = Vec::with_capacity(map.len());
         for (key, count) in map {
@@ -89,14 +103,14 @@ impl<T> Shard<T> {
         Shard { keys, counts }
     }
 
-    fn single(key: u64, count: T) -> Shard<T> {
+    fn single(key: K, count: T) -> Shard<T, K> {
         Shard {
             keys: vec![key],
             counts: vec![count],
         }
     }
 
-    fn empty() -> Shard<T> {
+    fn empty() -> Shard<T, K> {
         Shard {
             keys: Vec::new(),
             counts: Vec::new(),
@@ -109,20 +123,23 @@ impl<T> Shard<T> {
 
     /// The bytes the arrays hold.
     pub(crate) fn bytes(&self) -> u64 {
-        (self.keys.capacity() * std::mem::size_of::<u64>()
+        (self.keys.capacity() * std::mem::size_of::<K>()
             + self.counts.capacity() * std::mem::size_of::<T>()) as u64
     }
 
     /// The states and their counts, by reference.
     #[cfg(test)]
-    pub(crate) fn iter(&self) -> impl Iterator<Item = (u64, &T)> {
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (K, &T)>
+    where
+        K: Copy,
+    {
         self.keys.iter().copied().zip(self.counts.iter())
     }
 }
 
-impl<T> IntoIterator for Shard<T> {
-    type Item = (u64, T);
-    type IntoIter = std::iter::Zip<std::vec::IntoIter<u64>, std::vec::IntoIter<T>>;
+impl<T, K> IntoIterator for Shard<T, K> {
+    type Item = (K, T);
+    type IntoIter = std::iter::Zip<std::vec::IntoIter<K>, std::vec::IntoIter<T>>;
 
     fn into_iter(self) -> Self::IntoIter {
         self.keys.into_iter().zip(self.counts)
@@ -212,6 +229,29 @@ macro_rules! by_word {
 }
 pub(crate) use by_word;
 
+/// `$call` with the type `$Wd` set to the word that holds the plan's window ([`by_word`]) and
+/// `$K` to the key a layer packs it into: `u64` up to width 8 (base 12 at width 8), `u128` at
+/// width 9 (12^19 passes 2^64), or where the plan asks for wide keys (the tests', to compare
+/// the two). Chosen once a pass: a `u64` key costs no more bytes a state than before.
+macro_rules! by_key {
+    ($plan:expr, $Wd:ident, $K:ident => $call:expr) => {
+        if $plan.wide_keys || $plan.k > 17 {
+            type $Wd = u128;
+            type $K = u128;
+            $call
+        } else if $plan.k < 16 {
+            type $Wd = u64;
+            type $K = u64;
+            $call
+        } else {
+            type $Wd = u128;
+            type $K = u64;
+            $call
+        }
+    };
+}
+pub(crate) use by_key;
+
 /// Tries each count in turn, the next only when the one before overflowed (each counts in a
 /// wider type): the first result that is not an overflow, or the last one's.
 macro_rules! widening {
@@ -236,12 +276,12 @@ impl Plan {
     pub(crate) fn advance<S: Sweep, T: Tally>(
         &self,
         sweep: &S,
-        layer: Layer<T>,
+        layer: Layer<T, S::Key>,
         step: &S::Step,
         v: usize,
         limits: &Limits,
         stats: &mut FrontierStats,
-    ) -> Result<(Layer<T>, T), Error> {
+    ) -> Result<(Layer<T, S::Key>, T), Error> {
         let Limits { budget, cancel } = limits;
         let budget = *budget;
         let Layer {
@@ -250,7 +290,7 @@ impl Plan {
         } = layer;
         let states_in: usize = layer.iter().map(Shard::len).sum();
         let (shards, capacity) = shard_plan(growth.predict(states_in as u64));
-        let next: Vec<Mutex<HashMap<u64, T>>> = (0..shards)
+        let next: Vec<Mutex<HashMap<S::Key, T>>> = (0..shards)
             .map(|_| Mutex::new(HashMap::with_capacity(capacity)))
             .collect();
         let finished: Mutex<T> = Mutex::new(T::zero());
@@ -268,7 +308,7 @@ impl Plan {
         let peak = AtomicU64::new(bytes.load(Ordering::Relaxed));
         let made = AtomicU64::new(0);
         // Each worker keeps its batches between shards, so their memory is reused.
-        let workers = || -> Vec<Vec<(u64, T)>> { (0..shards).map(|_| Vec::new()).collect() };
+        let workers = || -> Vec<Vec<(S::Key, T)>> { (0..shards).map(|_| Vec::new()).collect() };
         // A layer can take minutes on wide boards: Ctrl-C is looked at every few thousand
         // states, not only between squares.
         let stop = || {
@@ -276,14 +316,14 @@ impl Plan {
                 || over_budget.load(Ordering::Relaxed)
                 || cancel.is_cancelled()
         };
-        let process = |buffers: &mut Vec<Vec<(u64, T)>>, shard: Shard<T>| {
+        let process = |buffers: &mut Vec<Vec<(S::Key, T)>>, shard: Shard<T, S::Key>| {
             if stop() {
                 return;
             }
             let shard_bytes = shard.bytes();
             let mut done = T::zero();
             let mut local_made = 0u64;
-            let flush = |target: usize, buffer: &mut Vec<(u64, T)>| {
+            let flush = |target: usize, buffer: &mut Vec<(S::Key, T)>| {
                 let mut map = next[target]
                     .lock()
                     .expect("no thread panics holding a shard");
@@ -353,7 +393,7 @@ impl Plan {
         if overflow.load(Ordering::Relaxed) {
             return Err(Error::Overflow { board: self.board });
         }
-        let maps: Vec<HashMap<u64, T>> = next
+        let maps: Vec<HashMap<S::Key, T>> = next
             .into_iter()
             .map(|m| m.into_inner().expect("no thread panics holding a shard"))
             .collect();
@@ -369,7 +409,7 @@ impl Plan {
             });
         }
         // Each map becomes arrays and is freed, a few at a time.
-        let layer: Vec<Shard<T>> = maps.into_par_iter().map(Shard::from_map).collect();
+        let layer: Vec<Shard<T, S::Key>> = maps.into_par_iter().map(Shard::from_map).collect();
         let held: u64 = layer.iter().map(Shard::bytes).sum();
         growth.record(states);
         let layer = Layer {
@@ -393,18 +433,14 @@ impl Plan {
 /// The layer before the first square: its one state `initial`, in one way, on a board of
 /// width `w`.
 pub(crate) fn first_layer<T: Tally>(initial: u64, w: usize) -> Layer<T> {
-    let mut shards: Vec<Shard<T>> = (0..MIN_SHARDS).map(|_| Shard::empty()).collect();
-    shards[shard_of(initial, MIN_SHARDS)] = Shard::single(initial, T::one());
-    Layer {
-        shards,
-        growth: Growth::new(w),
-    }
+    Layer::first(initial, w)
 }
 
 /// The shard of `key` among `shards`: the high bits of a hash that mixes every bit of the key
 /// (MurmurHash3's finalizer; packed keys differ in few bits), scaled.
-pub(crate) fn shard_of(key: u64, shards: usize) -> usize {
-    let mut hash = key;
+#[inline(always)]
+pub(crate) fn shard_of<K: Key>(key: K, shards: usize) -> usize {
+    let mut hash = key.fold();
     hash ^= hash >> 33;
     hash = hash.wrapping_mul(0xFF51_AFD7_ED55_8CCD);
     hash ^= hash >> 33;

@@ -12,7 +12,7 @@ use crate::count::Limits;
 use crate::count::frontier::boundary::BoundarySweep;
 use crate::count::frontier::counts::residue::primes_for;
 use crate::count::frontier::counts::tally::Tally;
-use crate::count::frontier::pass::layer::{Layer, by_word, first_layer, widening};
+use crate::count::frontier::pass::layer::{Layer, by_key, widening};
 use crate::count::frontier::pass::periodic::{
     MAX_PERIOD, Period, PeriodCounts, Rayon, SquareTransfer,
 };
@@ -106,9 +106,9 @@ impl Plan {
         cancel: &CancelFlag,
         report: &mut dyn FnMut(usize, BigUint),
     ) -> Result<FrontierStats, Error> {
-        by_word!(self, Wd => {
+        by_key!(self, Wd, K => {
             let codec = Codec::new(self.k);
-            let sweep = |finishing| WindowSweep::<Wd>::new(self, &codec, finishing);
+            let sweep = |finishing| WindowSweep::<Wd, K>::new(self, &codec, finishing);
             self.run_over(sweep, heights, budget, cancel, report)
         })
     }
@@ -262,9 +262,9 @@ impl Plan {
         let mut sweep = &board_sweep;
         let heights = &finishing;
         let mut layer = if small_first {
-            Counts::Small(first_layer::<u64>(sweep.initial(), self.w))
+            Counts::Small(Layer::first(sweep.initial(), self.w))
         } else {
-            Counts::Lanes(first_layer::<T>(sweep.initial(), self.w))
+            Counts::Lanes(Layer::first(sweep.initial(), self.w))
         };
         let mut last_reported = 0;
         let mut finish = |height: usize, count: T| {
@@ -397,11 +397,11 @@ impl Plan {
         &self,
         sweep: &S,
         ctx: &PassContext<'_>,
-        at: PassAt<T>,
+        at: PassAt<T, S::Key>,
         period: usize,
         stats: &mut FrontierStats,
         finish: &mut dyn FnMut(usize, T),
-    ) -> Result<PassAt<T>, Error> {
+    ) -> Result<PassAt<T, S::Key>, Error> {
         let PassAt { layer, next: v } = at;
         let squares = *ctx.heights.end() * self.w;
         let (start_keys, counts, mut growth) = match layer {
@@ -460,7 +460,7 @@ impl Plan {
                 break;
             }
             ctx.limits.cancel.check()?;
-            let transfers: Vec<&SquareTransfer> =
+            let transfers: Vec<&SquareTransfer<S::Key>> =
                 run.iter().map(|(s, _)| record.square(*s)).collect();
             let finished = counts
                 .apply(&Rayon, &transfers, ctx.used)
@@ -510,19 +510,19 @@ struct PassContext<'a> {
 }
 
 /// Where a pass stands: its layer and the square it takes next.
-struct PassAt<T> {
-    layer: Counts<T>,
+struct PassAt<T, K> {
+    layer: Counts<T, K>,
     next: usize,
 }
 
-/// A pass's layer: counts in `u64` (while they fit, see [`Plan::run_over`]) or of the pass's
-/// count type.
-enum Counts<T> {
-    Small(Layer<u64>),
-    Lanes(Layer<T>),
+/// A pass's layer, keyed by `K`: counts in `u64` (while they fit, see [`Plan::run_over`]) or
+/// of the pass's count type.
+enum Counts<T, K> {
+    Small(Layer<u64, K>),
+    Lanes(Layer<T, K>),
 }
 
-impl<T: Tally> Counts<T> {
+impl<T: Tally, K> Counts<T, K> {
     fn states(&self) -> u64 {
         match self {
             Counts::Small(layer) => layer.states(),

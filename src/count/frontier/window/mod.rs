@@ -10,18 +10,19 @@ pub(crate) mod step;
 use self::state::{Codec, Word};
 use self::step::{Step, same_transfer};
 use crate::count::frontier::plan::Plan;
-use crate::count::frontier::sweep::{Outcome, Sweep};
+use crate::count::frontier::sweep::{Key, Outcome, Sweep};
 
-/// The window engine's squares: square `v` of the oriented board is step `v`.
-pub(crate) struct WindowSweep<'a, Wd> {
+/// The window engine's squares: square `v` of the oriented board is step `v`; its windows are
+/// words `Wd`, packed into keys `K`.
+pub(crate) struct WindowSweep<'a, Wd, K = u64> {
     pub(crate) plan: &'a Plan,
     pub(crate) codec: &'a Codec,
     /// The heights whose boards the pass finishes.
     pub(crate) heights: std::ops::RangeInclusive<usize>,
-    pub(crate) word: std::marker::PhantomData<Wd>,
+    pub(crate) word: std::marker::PhantomData<(Wd, K)>,
 }
 
-impl<'a, Wd> WindowSweep<'a, Wd> {
+impl<'a, Wd, K> WindowSweep<'a, Wd, K> {
     pub(crate) fn new(
         plan: &'a Plan,
         codec: &'a Codec,
@@ -36,15 +37,16 @@ impl<'a, Wd> WindowSweep<'a, Wd> {
     }
 }
 
-impl<Wd: Word> Sweep for WindowSweep<'_, Wd> {
+impl<Wd: Word, K: Key> Sweep for WindowSweep<'_, Wd, K> {
     type Step = Step<Wd>;
+    type Key = K;
 
     fn step(&self, v: usize) -> Step<Wd> {
         self.plan.step::<Wd>(v, &self.heights)
     }
 
     #[inline(always)]
-    fn transitions(&self, step: &Step<Wd>, key: u64, emit: impl FnMut(Outcome)) {
+    fn transitions(&self, step: &Step<Wd>, key: K, emit: impl FnMut(Outcome<K>)) {
         self.plan.transitions(self.codec, step, key, emit);
     }
 
@@ -56,8 +58,8 @@ impl<Wd: Word> Sweep for WindowSweep<'_, Wd> {
         same_transfer(a, b)
     }
 
-    fn initial(&self) -> u64 {
-        self.codec.initial::<Wd>()
+    fn initial(&self) -> K {
+        self.codec.initial::<Wd, K>()
     }
 
     fn unending(&self) -> Option<Self> {

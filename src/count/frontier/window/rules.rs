@@ -2,22 +2,22 @@
 //! window, and the rules that drop the states no tour can come from.
 
 use crate::count::frontier::plan::{FrontierMode, Plan};
-use crate::count::frontier::sweep::Outcome;
 use crate::count::frontier::sweep::{DANGLING, EMPTY, FIRST_LABEL, FULL};
+use crate::count::frontier::sweep::{Key, Outcome};
 use crate::count::frontier::window::state::{Codec, Word};
 use crate::count::frontier::window::step::Step;
 
 impl Plan {
     /// Every way to decide the moves from square `v` back into the window of `key`.
-    pub(crate) fn transitions<Wd: Word>(
+    pub(crate) fn transitions<Wd: Word, K: Key>(
         &self,
         codec: &Codec,
         step: &Step<Wd>,
-        key: u64,
-        mut emit: impl FnMut(Outcome),
+        key: K,
+        mut emit: impl FnMut(Outcome<K>),
     ) {
         let k = self.k;
-        let (window, flag) = codec.decode::<Wd>(key);
+        let (window, flag) = codec.decode_key::<Wd, K>(key);
         // Slot k, the new square, starts empty (its nibble is 0).
         let fresh = FIRST_LABEL + (window.labels().count_ones() / 2) as u8;
         let source = Source {
@@ -79,11 +79,11 @@ impl Plan {
 
     /// One choice of moves from the new square.
     #[inline(always)]
-    fn try_moves<Wd: Word>(
+    fn try_moves<Wd: Word, K: Key>(
         &self,
         source: &Source<'_, Wd>,
         moves: &[usize],
-        emit: &mut impl FnMut(Outcome),
+        emit: &mut impl FnMut(Outcome<K>),
     ) {
         let Source {
             codec,
@@ -145,8 +145,8 @@ impl Plan {
             } else {
                 flag
             };
-            let key = codec.encode(next, flag);
-            let other = codec.encode(mirrored, mirrored_flag);
+            let key: K = codec.encode(next, flag);
+            let other: K = codec.encode(mirrored, mirrored_flag);
             emit(Outcome::Next(key.min(other), chosen));
         } else {
             emit(Outcome::Next(codec.encode(next, flag), chosen));

@@ -1,7 +1,7 @@
 //! The state encoding: what a slot of the window holds, the window as a machine word handled a
-//! whole word at a time, and the packing of a window into a layer's `u64` key.
+//! whole word at a time, and the packing of a window into a layer's key.
 
-use crate::count::frontier::sweep::{FIRST_LABEL, FULL};
+use crate::count::frontier::sweep::{FIRST_LABEL, FULL, Key};
 
 /// A window as a machine word, four bits a slot (slot `i` at bits `4i..4i+4`), handled a whole
 /// word at a time.
@@ -140,8 +140,10 @@ macro_rules! word {
 word!(u64);
 word!(u128);
 
-/// Packs a window (and the colour flag) into a `u64` key: the slots' four bits as they are up
-/// to width 7 (flag at bit 60), base 12 for width 8 (17 slots of at most 11).
+/// Packs a window (and the colour flag) into a key: in a `u64`, the slots' four bits as they
+/// are up to width 7 (flag at bit 60), base 12 for width 8 (17 slots of at most 11); in a
+/// `u128`, the slots' four bits as they are at every width (19 slots at width 9; flag at bit
+/// 124), with no base to convert.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Codec {
     k: usize,
@@ -155,32 +157,49 @@ impl Codec {
 
     /// The key of the window before the first square: every slot holds a square that does not
     /// exist, done.
-    pub(crate) fn initial<Wd: Word>(&self) -> u64 {
-        self.encode::<Wd>(Wd::repeat(FULL, self.k), 0)
+    pub(crate) fn initial<Wd: Word, K: Key>(&self) -> K {
+        self.encode::<Wd, K>(Wd::repeat(FULL, self.k), 0)
     }
 
-    pub(crate) fn encode<Wd: Word>(&self, window: Wd, flag: u8) -> u64 {
-        if self.base12 {
+    #[inline(always)]
+    pub(crate) fn encode<Wd: Word, K: Key>(&self, window: Wd, flag: u8) -> K {
+        if K::BITS == 128 {
+            K::from_u128(window.to_u128() | u128::from(flag) << 124)
+        } else if self.base12 {
+            debug_assert!(self.k <= 17, "12^{} passes a u64", self.k);
             let mut key = 0u64;
             for slot in (0..self.k).rev() {
                 key = key * 12 + window.code(slot) as u64;
             }
-            key
+            K::from_u128(u128::from(key))
         } else {
-            window.to_u128() as u64 | (flag as u64) << 60
+            K::from_u128(u128::from(window.to_u128() as u64 | (flag as u64) << 60))
         }
     }
 
+    /// The window and flag of a `u64` key.
     pub(crate) fn decode<Wd: Word>(&self, key: u64) -> (Wd, u8) {
-        if self.base12 {
+        self.decode_key::<Wd, u64>(key)
+    }
+
+    #[inline(always)]
+    pub(crate) fn decode_key<Wd: Word, K: Key>(&self, key: K) -> (Wd, u8) {
+        if K::BITS == 128 {
+            let key = key.to_u128();
+            (
+                Wd::from_u128(key & ((1u128 << 124) - 1)),
+                (key >> 124) as u8,
+            )
+        } else if self.base12 {
             let mut window = Wd::ZERO;
-            let mut rest = key;
+            let mut rest = key.to_u128() as u64;
             for slot in 0..self.k {
                 window = window | Wd::nibble(slot, (rest % 12) as u8);
                 rest /= 12;
             }
             (window, 0)
         } else {
+            let key = key.to_u128() as u64;
             (
                 Wd::from_u128((key & ((1u64 << 60) - 1)) as u128),
                 (key >> 60) as u8,

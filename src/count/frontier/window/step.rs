@@ -4,6 +4,9 @@
 use crate::count::frontier::plan::{FrontierMode, Plan};
 use crate::count::frontier::window::state::Word;
 
+/// The slots of the widest extended window: `2W + 2`.
+const SLOTS: usize = 2 * crate::count::frontier::plan::MAX_WIDTH as usize + 2;
+
 /// One square's step, with everything about it that does not depend on the state. Slots are
 /// those of the extended window: `0..k` before the step, slot `k` is the new square `v`;
 /// masks mark a slot `i` by bit `4 i`.
@@ -27,7 +30,7 @@ pub(crate) struct Step<Wd> {
     /// final.
     pub(crate) finals_mask: Wd,
     /// The colour of the square in each slot (`true`: the corners' colour).
-    pub(crate) colour: [bool; 18],
+    pub(crate) colour: [bool; SLOTS],
     /// The fixed start's slot, while it is in the window.
     pub(crate) start_slot: Option<usize>,
     /// The fixed start is still to come.
@@ -130,7 +133,7 @@ impl Plan {
         for slot in std::iter::once(0).chain(touched.iter().copied().filter(|&s| future[s] == 0)) {
             finals_mask = finals_mask | Wd::nibble(slot, 1);
         }
-        let mut colours = [false; 18];
+        let mut colours = [false; SLOTS];
         colours[..=k].copy_from_slice(&colour);
         let slot_of =
             |square: Option<usize>| square.filter(|&s| s <= v && s + k >= v).map(|s| s + k - v);

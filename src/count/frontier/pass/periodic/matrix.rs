@@ -3,9 +3,9 @@
 
 /// One square as a matrix from the states before it to the states after it, each set in the
 /// order its states were first reached.
-pub(crate) struct SquareTransfer {
+pub(crate) struct SquareTransfer<K = u64> {
     /// The states after the square.
-    pub(crate) keys: Vec<u64>,
+    pub(crate) keys: Vec<K>,
     /// Next state `t` comes from the states `sources[offsets[t]..offsets[t + 1]]` (a state
     /// reached twice from one state is listed twice).
     pub(crate) offsets: Vec<u32>,
@@ -13,9 +13,9 @@ pub(crate) struct SquareTransfer {
     /// The states that finish a board at this square (as often as they do).
     pub(crate) finished: Vec<u32>,
 }
-impl SquareTransfer {
+impl<K> SquareTransfer<K> {
     /// The states after the square.
-    pub(crate) fn keys(&self) -> &[u64] {
+    pub(crate) fn keys(&self) -> &[K] {
         &self.keys
     }
 
@@ -26,7 +26,7 @@ impl SquareTransfer {
 
     /// The bytes the matrix holds.
     pub(crate) fn bytes(&self) -> u64 {
-        (self.keys.capacity() * 8
+        (self.keys.capacity() * std::mem::size_of::<K>()
             + (self.offsets.capacity() + self.sources.capacity() + self.finished.capacity()) * 4)
             as u64
     }

@@ -24,13 +24,13 @@ pub(crate) use self::products::{PeriodCounts, Rayon};
 /// The longest period looked for, in rows.
 pub(crate) const MAX_PERIOD: usize = 4;
 /// The squares of one period, recorded over sets of states closed under it.
-pub(crate) struct Period {
+pub(crate) struct Period<K = u64> {
     /// The first square recorded.
     pub(crate) first: usize,
-    pub(crate) squares: Vec<SquareTransfer>,
+    pub(crate) squares: Vec<SquareTransfer<K>>,
 }
 
-impl Period {
+impl<K> Period<K> {
     /// The states the period starts from and ends at.
     pub(crate) fn start_states(&self) -> usize {
         self.squares.last().map_or(0, |square| square.keys.len())
@@ -42,7 +42,7 @@ impl Period {
     }
 
     /// The matrix of square `v`, which lies a whole number of periods after the first.
-    pub(crate) fn square(&self, v: usize) -> &SquareTransfer {
+    pub(crate) fn square(&self, v: usize) -> &SquareTransfer<K> {
         &self.squares[(v - self.first) % self.len()]
     }
 

@@ -13,14 +13,18 @@ use crate::count::frontier::counts::tally::Tally;
 pub(crate) trait Products: Sync {
     /// The counts after `square` from those before it (of the states it was recorded from),
     /// and the ways that finish a board at it; `None` when a count overflows its type.
-    fn whole<T: Tally>(&self, square: &SquareTransfer, counts: &[T]) -> Option<(Vec<T>, T)>;
+    fn whole<T: Tally, K: Sync>(
+        &self,
+        square: &SquareTransfer<K>,
+        counts: &[T],
+    ) -> Option<(Vec<T>, T)>;
 
     /// [`Products::whole`] for one lane of the counts, added modulo `modulus` (0: `2^64`),
     /// into `next`; spread over the threads (`parallel`) or on this one. Returns the ways
     /// that finish.
-    fn lane(
+    fn lane<K: Sync>(
         &self,
-        square: &SquareTransfer,
+        square: &SquareTransfer<K>,
         counts: &[u64],
         next: &mut Vec<u64>,
         modulus: u64,
@@ -32,7 +36,11 @@ pub(crate) trait Products: Sync {
 pub(crate) struct Rayon;
 
 impl Products for Rayon {
-    fn whole<T: Tally>(&self, square: &SquareTransfer, counts: &[T]) -> Option<(Vec<T>, T)> {
+    fn whole<T: Tally, K: Sync>(
+        &self,
+        square: &SquareTransfer<K>,
+        counts: &[T],
+    ) -> Option<(Vec<T>, T)> {
         let next: Option<Vec<T>> = (0..square.keys.len())
             .into_par_iter()
             .with_min_len(1024)
@@ -56,9 +64,9 @@ impl Products for Rayon {
         Some((next?, finished))
     }
 
-    fn lane(
+    fn lane<K: Sync>(
         &self,
-        square: &SquareTransfer,
+        square: &SquareTransfer<K>,
         counts: &[u64],
         next: &mut Vec<u64>,
         modulus: u64,
@@ -75,8 +83,8 @@ impl Products for Rayon {
 }
 
 #[inline(always)]
-fn lane_with(
-    square: &SquareTransfer,
+fn lane_with<K: Sync>(
+    square: &SquareTransfer<K>,
     counts: &[u64],
     next: &mut Vec<u64>,
     parallel: bool,
@@ -146,7 +154,7 @@ impl LaneCounts {
     pub(crate) fn apply<T: Tally>(
         &mut self,
         products: &impl Products,
-        transfers: &[&SquareTransfer],
+        transfers: &[&SquareTransfer<impl Sync>],
     ) -> Vec<T> {
         // Lanes side by side on the cores; a single lane splits its states between them.
         let parallel = self.lanes.len() == 1;
@@ -203,7 +211,7 @@ impl<T: Tally> PeriodCounts<T> {
     pub(crate) fn apply(
         &mut self,
         products: &impl Products,
-        transfers: &[&SquareTransfer],
+        transfers: &[&SquareTransfer<impl Sync>],
         used: usize,
     ) -> Option<Vec<T>> {
         let mut finished = Vec::with_capacity(transfers.len());

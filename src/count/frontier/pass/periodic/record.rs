@@ -13,8 +13,7 @@ use rayon::prelude::*;
 use super::{Period, SquareTransfer};
 use crate::cancel::CancelFlag;
 use crate::count::frontier::pass::layer::shard_of;
-use crate::count::frontier::sweep::Outcome;
-use crate::count::frontier::sweep::Sweep;
+use crate::count::frontier::sweep::{Key, Outcome, Sweep};
 use crate::error::Error;
 
 /// The most times the new states may go round a period before its sets are taken as not
@@ -32,16 +31,22 @@ const SHARD_STATES: usize = 1 << (32 - SHARD_BITS);
 const CHUNK: usize = 8192;
 
 /// One shard of a set: its states in the order they were first reached, and their numbers.
-#[derive(Default)]
-struct SetShard {
-    keys: Vec<u64>,
-    index: HashMap<u64, u32>,
+struct SetShard<K> {
+    keys: Vec<K>,
+    index: HashMap<K, u32>,
 }
 
-impl SetShard {
+impl<K: Key> SetShard<K> {
+    fn new() -> SetShard<K> {
+        SetShard {
+            keys: Vec::new(),
+            index: HashMap::new(),
+        }
+    }
+
     /// The number of `key` within the shard, and whether it is new; `None` past
     /// [`SHARD_STATES`].
-    fn insert(&mut self, key: u64) -> Option<(u32, bool)> {
+    fn insert(&mut self, key: K) -> Option<(u32, bool)> {
         let next = self.keys.len();
         if next >= SHARD_STATES {
             return None;
@@ -59,49 +64,50 @@ impl SetShard {
 
     /// The bytes held: the keys, and the map's buckets (a key, a number and a control byte).
     fn bytes(&self) -> u64 {
-        (self.keys.capacity() * 8 + self.index.capacity() * 13) as u64
+        let key = std::mem::size_of::<K>();
+        (self.keys.capacity() * key + self.index.capacity() * (key + 5)) as u64
     }
 }
 
 /// What one core's chunk of states reaches at a square: the next states, each with the
 /// number of the state it comes from, by the shard of their set they fall in; and the states
 /// that finish a board there (as often as they do).
-struct Reached {
-    next: Vec<Vec<(u64, u32)>>,
+struct Reached<K> {
+    next: Vec<Vec<(K, u32)>>,
     finished: Vec<u32>,
 }
 
-impl Reached {
-    fn new() -> Reached {
+impl<K: Key> Reached<K> {
+    fn new() -> Reached<K> {
         Reached {
             next: (0..SHARDS).map(|_| Vec::new()).collect(),
             finished: Vec::new(),
         }
     }
 
-    fn push(&mut self, key: u64, source: u32) {
+    fn push(&mut self, key: K, source: u32) {
         self.next[shard_of(key, SHARDS)].push((key, source));
     }
 }
 
 /// The states before one square of a period being recorded.
-struct StateSet {
-    shards: Vec<SetShard>,
+struct StateSet<K> {
+    shards: Vec<SetShard<K>>,
 }
 
-impl StateSet {
-    fn new() -> StateSet {
+impl<K: Key> StateSet<K> {
+    fn new() -> StateSet<K> {
         StateSet {
-            shards: (0..SHARDS).map(|_| SetShard::default()).collect(),
+            shards: (0..SHARDS).map(|_| SetShard::new()).collect(),
         }
     }
 
-    fn key(&self, number: u32) -> u64 {
+    fn key(&self, number: u32) -> K {
         self.shards[number as usize % SHARDS].keys[(number >> SHARD_BITS) as usize]
     }
 
     fn bytes(&self) -> u64 {
-        self.shards.iter().map(SetShard::bytes).sum()
+        self.shards.iter().map(SetShard::<K>::bytes).sum()
     }
 
     fn len(&self) -> usize {
@@ -110,7 +116,7 @@ impl StateSet {
 
     /// Numbers the next states of `parts`, shard by shard on all threads. Returns the moves as
     /// `next << 32 | source` and the states new to the set; `None` where a shard is full.
-    fn insert_all(&mut self, parts: &[Reached]) -> Option<(Vec<u64>, Vec<u32>)> {
+    fn insert_all(&mut self, parts: &[Reached<K>]) -> Option<(Vec<u64>, Vec<u32>)> {
         let by_shard: Vec<Option<(Vec<u64>, Vec<u32>)>> = self
             .shards
             .par_iter_mut()
@@ -143,7 +149,7 @@ impl StateSet {
     /// The set's states numbered densely: those numbered `first` come first, in that order,
     /// then the rest shard by shard. Returns the keys in that order and, shard by shard, each
     /// state's dense number.
-    fn numbered(self, first: &[u32]) -> (Vec<u64>, Vec<Vec<u32>>) {
+    fn numbered(self, first: &[u32]) -> (Vec<K>, Vec<Vec<u32>>) {
         let mut dense: Vec<Vec<u32>> = self
             .shards
             .iter()
@@ -151,7 +157,7 @@ impl StateSet {
             .collect();
         let total = self.shards.iter().map(|shard| shard.keys.len()).sum();
         let mut keys = Vec::with_capacity(total);
-        let mut place = |s: usize, local: usize, keys: &mut Vec<u64>| {
+        let mut place = |s: usize, local: usize, keys: &mut Vec<K>| {
             if dense[s][local] == u32::MAX {
                 dense[s][local] = keys.len() as u32;
                 keys.push(self.shards[s].keys[local]);
@@ -178,28 +184,28 @@ fn dense(numbers: &[Vec<u32>], number: u32) -> u32 {
     numbers[number as usize % SHARDS][(number >> SHARD_BITS) as usize]
 }
 
-impl Period {
+impl<K: Key> Period<K> {
     /// Records the squares of `steps` (whole rows, from square `first`), the last leading back
     /// to the first, over sets closed under them: from the states `start` (the head of the
     /// first set, in their order), the new states of each square are taken through it, round
     /// after round, until a square reaches none new. `None` where the sets do not close within
     /// `max_bytes` or [`MAX_ROUNDS`], or are too many to number in 32 bits.
-    pub(crate) fn record_closed<S: Sweep>(
+    pub(crate) fn record_closed<S: Sweep<Key = K>>(
         sweep: &S,
         steps: &[S::Step],
         first: usize,
-        start: &[u64],
+        start: &[K],
         max_bytes: u64,
         cancel: &CancelFlag,
-    ) -> Result<Option<Period>, Error> {
+    ) -> Result<Option<Period<K>>, Error> {
         let n = steps.len();
         // sets[j]: the states before square j of the period (sets[0] also those after it).
-        let mut sets: Vec<StateSet> = (0..n).map(|_| StateSet::new()).collect();
+        let mut sets: Vec<StateSet<K>> = (0..n).map(|_| StateSet::new()).collect();
         // The start states, numbered in set 0: `fresh[i]` is the number of `start[i]`.
         if u32::try_from(start.len()).is_err() {
             return Ok(None);
         }
-        let parts: Vec<Reached> = start
+        let parts: Vec<Reached<K>> = start
             .par_chunks(CHUNK)
             .enumerate()
             .map(|(c, keys)| {
@@ -225,7 +231,7 @@ impl Period {
         while !fresh.is_empty() {
             cancel.check()?;
             let from = &sets[j];
-            let parts: Vec<Reached> = fresh
+            let parts: Vec<Reached<K>> = fresh
                 .par_chunks(CHUNK)
                 .map(|numbers| {
                     let mut reached = Reached::new();
@@ -254,14 +260,14 @@ impl Period {
                 rounds += 1;
             }
             cancel.report_recording(sets.iter().map(StateSet::len).sum::<usize>() as u64);
-            let bytes: u64 = sets.iter().map(StateSet::bytes).sum::<u64>()
+            let bytes: u64 = sets.iter().map(StateSet::<K>::bytes).sum::<u64>()
                 + moves.iter().map(|m| m.capacity() as u64 * 8).sum::<u64>();
             if too_many || rounds > MAX_ROUNDS || bytes > max_bytes {
                 return Ok(None);
             }
         }
         // Dense numbers, the start states first in set 0.
-        let (mut keys, numbers): (Vec<Vec<u64>>, Vec<Vec<Vec<u32>>>) = sets
+        let (mut keys, numbers): (Vec<Vec<K>>, Vec<Vec<Vec<u32>>>) = sets
             .into_par_iter()
             .enumerate()
             .map(|(j, set)| set.numbered(if j == 0 { &start_numbers } else { &[] }))
@@ -286,13 +292,13 @@ impl Period {
 /// A square's matrix from its moves (numbered while recording, from the set `before` to the
 /// set `after`), in pull form: the moves into each next state are counted, then each move's
 /// source put in its next state's place.
-fn pull_form(
-    keys: Vec<u64>,
+fn pull_form<K>(
+    keys: Vec<K>,
     mut moves: Vec<u64>,
     finished: Vec<u32>,
     before: &[Vec<u32>],
     after: &[Vec<u32>],
-) -> SquareTransfer {
+) -> SquareTransfer<K> {
     let mut offsets = vec![0u32; keys.len() + 1];
     for m in &mut moves {
         let (next, source) = (dense(after, (*m >> 32) as u32), dense(before, *m as u32));
