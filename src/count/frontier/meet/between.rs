@@ -16,8 +16,9 @@ use super::saved::{self, SavedCount};
 use crate::board::{Square, Symmetry};
 use crate::cancel::CancelFlag;
 use crate::count::frontier::counts::tally::Tally;
-use crate::count::frontier::pass::layer::by_word;
+use crate::count::frontier::pass::layer::by_key;
 use crate::count::frontier::plan::{FrontierMode, FrontierStats, Plan, Purpose};
+use crate::count::frontier::sweep::Key;
 use crate::count::frontier::window::state::Word;
 use crate::error::Error;
 use crate::memory::MemoryBudget;
@@ -191,7 +192,7 @@ impl Halves<'_> {
     /// The classes of the half `kind`: saved, the mirror image of one saved, or computed (and
     /// then saved). A half of both ends is one pair's alone (and among the largest: 6.9 GB on
     /// disk for two ends by one corner of 8x8), so it is neither looked for nor saved.
-    fn get<Wd: Word, L: CutWord, T: SavedCount>(
+    fn get<Wd: Word, K: Key, L: CutWord, T: SavedCount>(
         &self,
         kind: HalfKind,
         join: &Join,
@@ -223,8 +224,9 @@ impl Halves<'_> {
             }
         }
         let plan = all.half_plan(kind)?;
-        let layer = plan.top_half::<Wd, T>(self.budget, self.cancel, stats)?;
-        let classes = plan.classes::<Wd, L, T>(layer, &join.codec, join.cut, join.offset, true)?;
+        let layer = plan.top_half::<Wd, K, T>(self.budget, self.cancel, stats)?;
+        let classes =
+            plan.classes::<Wd, K, L, T>(layer, &join.codec, join.cut, join.offset, true)?;
         if let Some(dir) = dir {
             saved::save(dir, &name, &classes)?;
             stats.halves_saved += 1;
@@ -237,7 +239,7 @@ impl Halves<'_> {
 
     /// The count of one pair's join: its halves had (see [`Halves::get`]) and joined, holding
     /// one half where the other is the same or its mirror image.
-    fn join<Wd: Word, L: CutWord, T: SavedCount + Into<u128>>(
+    fn join<Wd: Word, K: Key, L: CutWord, T: SavedCount + Into<u128>>(
         &self,
         pair: BetweenJoin,
         join: &Join,
@@ -245,7 +247,7 @@ impl Halves<'_> {
     ) -> Result<BigUint, Error> {
         let (all, cancel) = (self.all, self.cancel);
         let rules = JoinRules::open(join.cut, &join.fixed, pair.required);
-        let tops = self.get::<Wd, L, T>(pair.tops, join, stats)?;
+        let tops = self.get::<Wd, K, L, T>(pair.tops, join, stats)?;
         let top = (&tops.classes, tops.mirrored);
         if pair.bottoms == pair.tops {
             join_halves(all, top, top, rules, cancel)
@@ -253,7 +255,7 @@ impl Halves<'_> {
             // One end's half and its mirror image (a corner's pair along its row).
             join_halves(all, top, (&tops.classes, !tops.mirrored), rules, cancel)
         } else {
-            let bottoms = self.get::<Wd, L, T>(pair.bottoms, join, stats)?;
+            let bottoms = self.get::<Wd, K, L, T>(pair.bottoms, join, stats)?;
             let bottom = (&bottoms.classes, bottoms.mirrored);
             join_halves(all, top, bottom, rules, cancel)
         }
@@ -304,10 +306,10 @@ pub(crate) fn meet_between<T: SavedCount + Into<u128>>(
     cancel: &CancelFlag,
 ) -> Stats {
     let cut = all.join().cut;
-    by_word!(all, Wd => by_cut!(cut, L => meet_between_word::<Wd, L, T>(all, from, to, dir, budget, cancel)))
+    by_key!(all, Wd, K => by_cut!(cut, L => meet_between_word::<Wd, K, L, T>(all, from, to, dir, budget, cancel)))
 }
 
-fn meet_between_word<Wd: Word, L: CutWord, T: SavedCount + Into<u128>>(
+fn meet_between_word<Wd: Word, K: Key, L: CutWord, T: SavedCount + Into<u128>>(
     all: &Plan,
     from: Square,
     to: Square,
@@ -327,7 +329,7 @@ fn meet_between_word<Wd: Word, L: CutWord, T: SavedCount + Into<u128>>(
         budget,
         cancel,
     };
-    let count = halves.join::<Wd, L, T>(pair, &join, &mut stats)?;
+    let count = halves.join::<Wd, K, L, T>(pair, &join, &mut stats)?;
     Ok((count, stats))
 }
 
@@ -358,7 +360,7 @@ mod tests {
         };
         let mut stats = FrontierStats::default();
         halves
-            .join::<u64, u64, u64>(pair, &join, &mut stats)
+            .join::<u64, u64, u64, u64>(pair, &join, &mut stats)
             .unwrap()
     }
 

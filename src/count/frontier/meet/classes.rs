@@ -12,6 +12,7 @@ use crate::count::frontier::pass::layer::{Layer, Shard};
 /// Layer shards reduced at a time.
 const CLASS_GROUP: usize = 16;
 use crate::count::frontier::counts::tally::Tally;
+use crate::count::frontier::sweep::Key;
 use crate::count::frontier::sweep::{DANGLING, FIRST_LABEL, FULL};
 use crate::count::frontier::window::state::{Codec, Word};
 
@@ -305,8 +306,8 @@ pub(super) fn mirror_cut_squares(squares: u32, cut: usize, w: usize) -> u32 {
 /// layer's states were merged with their mirror images (the cut is two rows of this width): the
 /// classes keep them so, a pair at a time (see [`CutClasses`]). `None` when a sum of equal
 /// reductions overflows `T`.
-pub(super) fn cut_classes<Wd: Word, L: CutWord, T: Tally + Copy>(
-    layer: Layer<T>,
+pub(super) fn cut_classes<Wd: Word, K: Key, L: CutWord, T: Tally + Copy>(
+    layer: Layer<T, K>,
     codec: &Codec,
     cut: usize,
     offset: usize,
@@ -319,7 +320,7 @@ pub(super) fn cut_classes<Wd: Word, L: CutWord, T: Tally + Copy>(
     let mut states: Vec<Reduced<L, T>> = Vec::with_capacity(layer.states() as usize);
     let mut layer = layer.into_iter();
     loop {
-        let group: Vec<Shard<T>> = layer.by_ref().take(CLASS_GROUP).collect();
+        let group: Vec<Shard<T, K>> = layer.by_ref().take(CLASS_GROUP).collect();
         if group.is_empty() {
             break;
         }
@@ -329,7 +330,7 @@ pub(super) fn cut_classes<Wd: Word, L: CutWord, T: Tally + Copy>(
                 shard
                     .into_iter()
                     .filter_map(|(key, count)| {
-                        let (window, _) = codec.decode::<Wd>(key);
+                        let (window, _) = codec.decode_key::<Wd, K>(key);
                         reduce(window, cut, offset, open).map(|(class, links)| Reduced {
                             class,
                             links,

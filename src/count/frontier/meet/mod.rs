@@ -24,7 +24,8 @@ use crate::board::Square;
 use crate::cancel::CancelFlag;
 use crate::count::Limits;
 use crate::count::frontier::counts::tally::Tally;
-use crate::count::frontier::pass::layer::{Layer, by_word, first_layer};
+use crate::count::frontier::pass::layer::{Layer, by_key};
+use crate::count::frontier::sweep::Key;
 use crate::count::frontier::window::WindowSweep;
 use crate::count::frontier::window::state::{Codec, Word};
 use crate::error::Error;
@@ -40,16 +41,16 @@ impl Plan {
         cancel: &CancelFlag,
     ) -> Result<(BigUint, FrontierStats), Error> {
         let cut = self.join().cut;
-        by_word!(self, Wd => by_cut!(cut, L => self.meet_word::<Wd, L, T>(budget, cancel)))
+        by_key!(self, Wd, K => by_cut!(cut, L => self.meet_word::<Wd, K, L, T>(budget, cancel)))
     }
 
-    fn meet_word<Wd: Word, L: CutWord, T: Tally + Into<u128> + Copy>(
+    fn meet_word<Wd: Word, K: Key, L: CutWord, T: Tally + Into<u128> + Copy>(
         &self,
         budget: MemoryBudget,
         cancel: &CancelFlag,
     ) -> Result<(BigUint, FrontierStats), Error> {
         let mut stats = FrontierStats::counting_in::<T>();
-        let layer = self.top_half::<Wd, T>(budget, cancel, &mut stats)?;
+        let layer = self.top_half::<Wd, K, T>(budget, cancel, &mut stats)?;
         let Join {
             cut,
             offset,
@@ -57,7 +58,7 @@ impl Plan {
             fixed,
         } = self.join();
         let open = self.mode != FrontierMode::Closed;
-        let classes = self.classes::<Wd, L, T>(layer, &codec, cut, offset, open)?;
+        let classes = self.classes::<Wd, K, L, T>(layer, &codec, cut, offset, open)?;
         cancel.report_phase("classes", classes.states());
         let rules = JoinRules {
             cut,
@@ -71,16 +72,16 @@ impl Plan {
     }
 
     /// A half's last layer as the join's classes; an overflow of `T` is the plan's.
-    fn classes<Wd: Word, L: CutWord, T: Tally + Copy>(
+    fn classes<Wd: Word, K: Key, L: CutWord, T: Tally + Copy>(
         &self,
-        layer: Layer<T>,
+        layer: Layer<T, K>,
         codec: &Codec,
         cut: usize,
         offset: usize,
         open: bool,
     ) -> Result<CutClasses<L, T>, Error> {
         let mirror = self.folds_mirror_images().then_some(self.w);
-        cut_classes::<Wd, L, T>(layer, codec, cut, offset, open, mirror)
+        cut_classes::<Wd, K, L, T>(layer, codec, cut, offset, open, mirror)
             .ok_or(Error::Overflow { board: self.board })
     }
 
@@ -116,16 +117,16 @@ impl Plan {
     }
 
     /// The top half's states up to the last square of the cut.
-    fn top_half<Wd: Word, T: Tally>(
+    fn top_half<Wd: Word, K: Key, T: Tally>(
         &self,
         budget: MemoryBudget,
         cancel: &CancelFlag,
         stats: &mut FrontierStats,
-    ) -> Result<Layer<T>, Error> {
+    ) -> Result<Layer<T, K>, Error> {
         let last = self.last_of_top_half();
         let codec = Codec::new(self.k);
-        let sweep = WindowSweep::<Wd>::new(self, &codec, self.h..=self.h);
-        let mut layer = first_layer::<T>(sweep.initial(), self.w);
+        let sweep = WindowSweep::<Wd, K>::new(self, &codec, self.h..=self.h);
+        let mut layer = Layer::<T, K>::first(sweep.initial(), self.w);
         let limits = Limits::new(budget, cancel);
         for v in 0..=last {
             cancel.check()?;
@@ -162,10 +163,10 @@ pub(super) fn meet_starts<T: Tally + Into<u128> + Copy>(
     report: &mut dyn FnMut(Square, BigUint),
 ) -> Result<FrontierStats, Error> {
     let cut = all.join().cut;
-    by_word!(all, Wd => by_cut!(cut, L => meet_starts_word::<Wd, L, T>(all, starts, budget, cancel, report)))
+    by_key!(all, Wd, K => by_cut!(cut, L => meet_starts_word::<Wd, K, L, T>(all, starts, budget, cancel, report)))
 }
 
-fn meet_starts_word<Wd: Word, L: CutWord, T: Tally + Into<u128> + Copy>(
+fn meet_starts_word<Wd: Word, K: Key, L: CutWord, T: Tally + Into<u128> + Copy>(
     all: &Plan,
     starts: &[Square],
     budget: MemoryBudget,
@@ -181,8 +182,8 @@ fn meet_starts_word<Wd: Word, L: CutWord, T: Tally + Into<u128> + Copy>(
         fixed,
     } = all.join();
     let halves: CutClasses<L, T> = {
-        let layer = all.top_half::<Wd, T>(budget, cancel, &mut stats)?;
-        let halves = all.classes::<Wd, L, T>(layer, &codec, cut, offset, true)?;
+        let layer = all.top_half::<Wd, K, T>(budget, cancel, &mut stats)?;
+        let halves = all.classes::<Wd, K, L, T>(layer, &codec, cut, offset, true)?;
         cancel.report_phase("classes", halves.states());
         halves
     };
@@ -198,8 +199,8 @@ fn meet_starts_word<Wd: Word, L: CutWord, T: Tally + Into<u128> + Copy>(
             all.lookup(&halves, &halves, rules(1 << (v - lo)), cancel)?
         } else {
             let from = Plan::new(asked, FrontierMode::Start(all.square(v)), Purpose::Meet)?;
-            let layer = from.top_half::<Wd, T>(budget, cancel, &mut stats)?;
-            let tops = from.classes::<Wd, L, T>(layer, &codec, cut, offset, true)?;
+            let layer = from.top_half::<Wd, K, T>(budget, cancel, &mut stats)?;
+            let tops = from.classes::<Wd, K, L, T>(layer, &codec, cut, offset, true)?;
             all.lookup(&tops, &halves, rules(0), cancel)?
         };
         report(start, count);

@@ -9,6 +9,7 @@ use super::oracle::open::{open_classes, open_join};
 use super::*;
 use crate::board::Board;
 use crate::count::frontier::plan::Rows;
+use crate::count::frontier::sweep::Key;
 use crate::testing::long;
 
 /// The largest boards each check runs on: (every board, a start above the cut, two ends on the
@@ -21,21 +22,33 @@ fn sizes() -> (u32, u64, u64, u64) {
     }
 }
 
-fn half(plan: &Plan) -> Layer<u64> {
-    by_word!(plan, Wd => plan.top_half::<Wd, u64>(
+fn half<Wd: Word, K: Key>(plan: &Plan) -> Layer<u64, K> {
+    plan.top_half::<Wd, K, u64>(
         MemoryBudget::DEFAULT,
         &CancelFlag::new(),
         &mut FrontierStats::default(),
-    ))
+    )
     .unwrap()
 }
 
-/// A half's classes, its window read in the word its plan takes.
+/// A half's classes, its window read in the words its plan takes.
 fn classes_in<L: CutWord>(plan: &Plan, open: bool) -> CutClasses<L, u64> {
     let Join {
         cut, offset, codec, ..
     } = plan.join();
-    by_word!(plan, Wd => plan.classes::<Wd, L, u64>(half(plan), &codec, cut, offset, open)).unwrap()
+    by_key!(plan, Wd, K => plan.classes::<Wd, K, L, u64>(half::<Wd, K>(plan), &codec, cut, offset, open)).unwrap()
+}
+
+/// The pairwise closed join of a plan's half, computed without merging mirror images.
+fn closed_pairwise(plan: &Plan) -> BigUint {
+    let Join {
+        cut,
+        offset,
+        codec,
+        fixed,
+    } = plan.join();
+    let cancel = CancelFlag::new();
+    by_key!(plan, Wd, K => closed_join::<Wd, K, u64>(half::<Wd, K>(&unfolded(plan)), &codec, cut, offset, &fixed, &cancel)).unwrap()
 }
 
 /// The same plan without merging mirror images (the pairwise joins take the states as they are).
@@ -75,7 +88,7 @@ fn both_in<L: CutWord>(
         fixed,
     } = all.join();
     let cancel = CancelFlag::new();
-    let pair_classes = |plan: &Plan| by_word!(plan, Wd => open_classes::<Wd, u64>(half(&unfolded(plan)), &codec, cut, offset));
+    let pair_classes = |plan: &Plan| by_key!(plan, Wd, K => open_classes::<Wd, K, u64>(half::<Wd, K>(&unfolded(plan)), &codec, cut, offset));
     let (pair_tops, pair_bottoms) = (pair_classes(tops), pair_classes(bottoms));
     let pairwise = open_join(&pair_tops, &pair_bottoms, cut, &fixed, required, &cancel).unwrap();
     let look_tops = classes_in::<L>(tops, true);
@@ -162,35 +175,18 @@ fn closed_lookup_join_equals_the_pairwise_join() {
         for h in heights {
             for board in [Board::new(h, w).unwrap(), Board::new(w, h).unwrap()] {
                 let plan = Plan::new(board, FrontierMode::Closed, Purpose::Meet).unwrap();
-                let Join {
-                    cut,
-                    offset,
-                    codec,
-                    fixed,
-                } = plan.join();
-                let pairwise = closed_join::<u64, u64>(
-                    half(&unfolded(&plan)),
-                    &codec,
-                    cut,
-                    offset,
-                    &fixed,
-                    &cancel,
-                )
-                .unwrap();
+                let Join { cut, fixed, .. } = plan.join();
+                let pairwise = closed_pairwise(&plan);
                 let rules = JoinRules {
                     cut,
                     fixed: &fixed,
                     open: false,
                     required: 0,
                 };
-                let narrow = plan
-                    .classes::<u64, u64, u64>(half(&plan), &codec, cut, offset, false)
-                    .unwrap();
+                let narrow = classes_in::<u64>(&plan, false);
                 let lookup = plan.lookup(&narrow, &narrow, rules, &cancel).unwrap();
                 assert_eq!(lookup, pairwise, "{board} closed");
-                let wide = plan
-                    .classes::<u64, u128, u64>(half(&plan), &codec, cut, offset, false)
-                    .unwrap();
+                let wide = classes_in::<u128>(&plan, false);
                 let lookup = plan.lookup(&wide, &wide, rules, &cancel).unwrap();
                 assert_eq!(lookup, pairwise, "{board} closed, the cut in a u128");
                 joined += 1;
@@ -213,16 +209,9 @@ fn cuts_past_sixteen_squares_join_as_the_pairwise_join() {
     let along_short = |mode| super::super::count(board, mode, &limits).unwrap().0;
 
     let plan = Plan::with_rows(board, FrontierMode::Closed, Purpose::Meet, Rows::Long).unwrap();
-    let Join {
-        cut,
-        offset,
-        codec,
-        fixed,
-    } = plan.join();
+    let Join { cut, fixed, .. } = plan.join();
     assert_eq!((plan.w, cut), (8, 18), "{board} along its long side");
-    let pairwise =
-        closed_join::<u128, u64>(half(&unfolded(&plan)), &codec, cut, offset, &fixed, &cancel)
-            .unwrap();
+    let pairwise = closed_pairwise(&plan);
     let classes = classes_in::<u128>(&plan, false);
     let rules = JoinRules {
         cut,

@@ -215,7 +215,9 @@ const BATCH: usize = 128;
 const SEQUENTIAL_STATES: usize = 4096;
 
 /// `$call` with the type `$Wd` set to the word that holds the plan's window: `u64` while the
-/// window's slots and the colour flag fit in its 16 nibbles (up to width 7), else `u128`.
+/// window's slots and the colour flag fit in its 16 nibbles (up to width 7), else `u128`. The
+/// passes choose their keys with `by_key`; the tests' passes of `u64` keys use it alone.
+#[cfg(test)]
 macro_rules! by_word {
     ($plan:expr, $Wd:ident => $call:expr) => {
         if $plan.k < 16 {
@@ -227,10 +229,11 @@ macro_rules! by_word {
         }
     };
 }
+#[cfg(test)]
 pub(crate) use by_word;
 
-/// `$call` with the type `$Wd` set to the word that holds the plan's window ([`by_word`]) and
-/// `$K` to the key a layer packs it into: `u64` up to width 8 (base 12 at width 8), `u128` at
+/// `$call` with the type `$Wd` set to the word that holds the plan's window (as `by_word`
+/// chooses it) and `$K` to the key a layer packs it into: `u64` up to width 8 (base 12 at width 8), `u128` at
 /// width 9 (12^19 passes 2^64), or where the plan asks for wide keys (the tests', to compare
 /// the two). Chosen once a pass: a `u64` key costs no more bytes a state than before.
 macro_rules! by_key {
@@ -431,7 +434,8 @@ impl Plan {
 }
 
 /// The layer before the first square: its one state `initial`, in one way, on a board of
-/// width `w`.
+/// width `w` (the tests').
+#[cfg(test)]
 pub(crate) fn first_layer<T: Tally>(initial: u64, w: usize) -> Layer<T> {
     Layer::first(initial, w)
 }

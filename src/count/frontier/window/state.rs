@@ -177,11 +177,7 @@ impl Codec {
         }
     }
 
-    /// The window and flag of a `u64` key.
-    pub(crate) fn decode<Wd: Word>(&self, key: u64) -> (Wd, u8) {
-        self.decode_key::<Wd, u64>(key)
-    }
-
+    /// The window and flag of a key.
     #[inline(always)]
     pub(crate) fn decode_key<Wd: Word, K: Key>(&self, key: K) -> (Wd, u8) {
         if K::BITS == 128 {

@@ -8,15 +8,15 @@ use crate::cancel::CancelFlag;
 use crate::count::frontier::counts::tally::{ProductSum, Tally};
 use crate::count::frontier::meet::cut::{chosen_moves, code_degree, label_partner};
 use crate::count::frontier::pass::layer::Layer;
-use crate::count::frontier::sweep::{FIRST_LABEL, FULL};
+use crate::count::frontier::sweep::{FIRST_LABEL, FULL, Key};
 use crate::count::frontier::window::state::{Codec, Word};
 use crate::error::Error;
 
 /// Joins the top half's states with their half turns into closed tours: on every cut square
 /// the moves of both halves (and the self-turned moves chosen, of `fixed`) add up to 2, and
 /// the paths of both halves close into a single cycle.
-pub(crate) fn closed_join<Wd: Word, T: Tally + Into<u128> + Copy>(
-    layer: Layer<T>,
+pub(crate) fn closed_join<Wd: Word, K: Key, T: Tally + Into<u128> + Copy>(
+    layer: Layer<T, K>,
     codec: &Codec,
     cut: usize,
     offset: usize,
@@ -27,7 +27,7 @@ pub(crate) fn closed_join<Wd: Word, T: Tally + Into<u128> + Copy>(
     let mut classes: HashMap<u64, Vec<(u128, T)>> = HashMap::new();
     for shard in layer {
         for (key, count) in shard {
-            let (window, _) = codec.decode::<Wd>(key);
+            let (window, _) = codec.decode_key::<Wd, K>(key);
             if offset == 1 && window.code(0) != FULL {
                 continue; // a square above the cut left unfinished
             }

@@ -10,7 +10,7 @@ use crate::count::frontier::meet::cut::{
     MAX_CUT_SQUARES, chosen_moves, code_degree, label_partner,
 };
 use crate::count::frontier::pass::layer::Layer;
-use crate::count::frontier::sweep::{DANGLING, FIRST_LABEL, FULL};
+use crate::count::frontier::sweep::{DANGLING, FIRST_LABEL, FULL, Key};
 use crate::count::frontier::window::state::{Codec, Word};
 use crate::error::Error;
 
@@ -35,8 +35,8 @@ pub(crate) struct OpenClasses<T>(HashMap<u64, [Vec<OpenCut<T>>; 3]>);
 
 /// Reads a top half's last layer (the cut in window slots `offset..offset + cut`) as the open
 /// join needs it, freeing the layer map by map.
-pub(crate) fn open_classes<Wd: Word, T: Tally + Copy>(
-    layer: Layer<T>,
+pub(crate) fn open_classes<Wd: Word, K: Key, T: Tally + Copy>(
+    layer: Layer<T, K>,
     codec: &Codec,
     cut: usize,
     offset: usize,
@@ -44,7 +44,7 @@ pub(crate) fn open_classes<Wd: Word, T: Tally + Copy>(
     let mut classes: HashMap<u64, [Vec<OpenCut<T>>; 3]> = HashMap::new();
     for shard in layer {
         for (key, count) in shard {
-            let (window, _) = codec.decode::<Wd>(key);
+            let (window, _) = codec.decode_key::<Wd, K>(key);
             let mut dangling = 0u32;
             // The square before the cut, when it is still in the window: done, or a tour end.
             let leaving = if offset == 1 { window.code(0) } else { FULL };
