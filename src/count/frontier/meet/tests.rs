@@ -225,3 +225,57 @@ fn cuts_past_sixteen_squares_join_as_the_pairwise_join() {
     assert!(lookup > BigUint::default());
     assert_eq!(fixed.len(), 2, "self-turned moves");
 }
+
+/// Width 9 cut crosswise: 4x9 with its rows along the 9 is cut between its two middle rows, 18
+/// squares, its window of 19 slots in `u128` keys. Its closed tours (the pairwise join too) and
+/// its open total, and the tours from each square of the cut, equal the counts along the
+/// short side. The open half (tour ends anywhere in a window of 19 squares) takes minutes: in
+/// the long tier.
+#[test]
+fn width_nine_cut_crosswise_joins_as_the_short_side_counts() {
+    let board = Board::new(4, 9).unwrap();
+    let cancel = CancelFlag::new();
+    let limits = Limits::new(MemoryBudget::DEFAULT, &cancel);
+    let along_short = |mode| super::super::count(board, mode, &limits).unwrap().0;
+
+    let plan = Plan::with_rows(board, FrontierMode::Closed, Purpose::Meet, Rows::Long).unwrap();
+    let Join { cut, fixed, .. } = plan.join();
+    assert_eq!(
+        (plan.w, plan.k, cut),
+        (9, 19, 18),
+        "{board} along its long side"
+    );
+    let classes = classes_in::<u128>(&plan, false);
+    let rules = JoinRules {
+        cut,
+        fixed: &fixed,
+        open: false,
+        required: 0,
+    };
+    let lookup = plan.lookup(&classes, &classes, rules, &cancel).unwrap();
+    assert_eq!(lookup, closed_pairwise(&plan), "{board} closed");
+    assert_eq!(lookup, along_short(FrontierMode::Closed), "{board} closed");
+    if !long() {
+        return;
+    }
+
+    let all = Plan::with_rows(board, FrontierMode::Total, Purpose::Meet, Rows::Long).unwrap();
+    let classes = classes_in::<u128>(&all, true);
+    let joined = |required| {
+        let rules = JoinRules::open(cut, &fixed, required);
+        all.lookup(&classes, &classes, rules, &cancel).unwrap()
+    };
+    let total = joined(0);
+    assert_eq!(total, along_short(FrontierMode::Total), "{board} total");
+    assert!(total > BigUint::default());
+    // A tour end required on a cut square: the tours from that square.
+    let (lo, hi) = all.cut();
+    for v in lo..=hi {
+        let start = FrontierMode::Start(all.square(v));
+        assert_eq!(
+            joined(1 << (v - lo)),
+            along_short(start),
+            "{board} from {v}"
+        );
+    }
+}
