@@ -233,9 +233,9 @@ fn the_engine_rule_takes_pairs() {
         EngineChoice::Auto.choose(&small).unwrap().engine,
         resolve::Engine::Memo
     );
-    // Both ends of the corners' colour: no theorem decides it (a theorem's zero needs no
-    // engine).
-    let wide = Question::between(Board::new(9, 9).unwrap(), start, Square::new(8, 6));
+    // Ends of two colours on an even board: no theorem decides it (a theorem's zero needs no
+    // engine). 10x10 is past both engines (a short side of 9 is the frontier's last).
+    let wide = Question::between(Board::new(10, 10).unwrap(), start, Square::new(9, 6));
     assert!(EngineChoice::Auto.choose(&wide).is_err());
     assert!(EngineChoice::Memo.choose(&wide).is_err());
     assert!(EngineChoice::Frontier.choose(&wide).is_err());
