@@ -51,30 +51,25 @@ pub fn return_freed_memory() {
 /// The bytes this process holds in memory (its resident set, Linux's `/proc/self/status`);
 /// `None` where that cannot be read.
 pub fn resident_bytes() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let kib: u64 = status
-        .lines()
-        .find_map(|line| line.strip_prefix("VmRSS:"))?
+    kib_field("/proc/self/status", "VmRSS:")?.checked_mul(1024)
+}
+
+/// The value of the line of `path` that starts with `field`, in KiB (Linux's `/proc` files).
+fn kib_field(path: &str, field: &str) -> Option<u64> {
+    let text = std::fs::read_to_string(path).ok()?;
+    text.lines()
+        .find_map(|line| line.strip_prefix(field))?
         .trim()
         .trim_end_matches("kB")
         .trim()
         .parse()
-        .ok()?;
-    Some(kib * 1024)
+        .ok()
 }
 
 /// The memory this process may use: the physical memory (Linux's `/proc/meminfo`), or the
 /// control group's limit when that is smaller.
 fn physical_memory() -> Option<u64> {
-    let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let total_kib: u64 = meminfo
-        .lines()
-        .find_map(|line| line.strip_prefix("MemTotal:"))?
-        .trim()
-        .trim_end_matches("kB")
-        .trim()
-        .parse()
-        .ok()?;
+    let total_kib = kib_field("/proc/meminfo", "MemTotal:")?;
     let total = total_kib.checked_mul(1024)?;
     let limit = [
         "/sys/fs/cgroup/memory.max",

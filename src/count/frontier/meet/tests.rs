@@ -39,6 +39,20 @@ fn classes_in<L: CutWord>(plan: &Plan, open: bool) -> CutClasses<L, u64> {
     by_key!(plan, Wd, K => plan.classes::<Wd, K, L, u64>(half::<Wd, K>(plan), &codec, cut, offset, open)).unwrap()
 }
 
+/// The lookup join of a plan's closed half, the cut's fields in a `u128`.
+fn closed_by_lookup(plan: &Plan) -> BigUint {
+    let Join { cut, fixed, .. } = plan.join();
+    let classes = classes_in::<u128>(plan, false);
+    let rules = JoinRules {
+        cut,
+        fixed: &fixed,
+        open: false,
+        required: 0,
+    };
+    plan.lookup(&classes, &classes, rules, &CancelFlag::new())
+        .unwrap()
+}
+
 /// The pairwise closed join of a plan's half, computed without merging mirror images.
 fn closed_pairwise(plan: &Plan) -> BigUint {
     let Join {
@@ -211,16 +225,8 @@ fn cuts_past_sixteen_squares_join_as_the_pairwise_join() {
     let plan = Plan::with_rows(board, FrontierMode::Closed, Purpose::Meet, Rows::Long).unwrap();
     let Join { cut, fixed, .. } = plan.join();
     assert_eq!((plan.w, cut), (8, 18), "{board} along its long side");
-    let pairwise = closed_pairwise(&plan);
-    let classes = classes_in::<u128>(&plan, false);
-    let rules = JoinRules {
-        cut,
-        fixed: &fixed,
-        open: false,
-        required: 0,
-    };
-    let lookup = plan.lookup(&classes, &classes, rules, &cancel).unwrap();
-    assert_eq!(lookup, pairwise, "{board} closed");
+    let lookup = closed_by_lookup(&plan);
+    assert_eq!(lookup, closed_pairwise(&plan), "{board} closed");
     assert_eq!(lookup, along_short(FrontierMode::Closed), "{board} closed");
     assert!(lookup > BigUint::default());
     assert_eq!(fixed.len(), 2, "self-turned moves");
@@ -245,14 +251,7 @@ fn width_nine_cut_crosswise_joins_as_the_short_side_counts() {
         (9, 19, 18),
         "{board} along its long side"
     );
-    let classes = classes_in::<u128>(&plan, false);
-    let rules = JoinRules {
-        cut,
-        fixed: &fixed,
-        open: false,
-        required: 0,
-    };
-    let lookup = plan.lookup(&classes, &classes, rules, &cancel).unwrap();
+    let lookup = closed_by_lookup(&plan);
     assert_eq!(lookup, closed_pairwise(&plan), "{board} closed");
     assert_eq!(lookup, along_short(FrontierMode::Closed), "{board} closed");
     if !long() {
