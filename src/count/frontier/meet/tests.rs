@@ -235,8 +235,9 @@ fn cuts_past_sixteen_squares_join_as_the_pairwise_join() {
 /// Width 9 cut crosswise: 4x9 with its rows along the 9 is cut between its two middle rows, 18
 /// squares, its window of 19 slots in `u128` keys. Its closed tours (the pairwise join too) and
 /// its open total, and the tours from each square of the cut, equal the counts along the
-/// short side. The open half (tour ends anywhere in a window of 19 squares) takes minutes: in
-/// the long tier.
+/// short side. A 4xn board has no closed tour, so the fast tier's check is only that the join
+/// of width 9 finds none; the open half (tour ends anywhere in a window of 19 squares, its
+/// total far from zero) takes minutes: in the long tier.
 #[test]
 fn width_nine_cut_crosswise_joins_as_the_short_side_counts() {
     let board = Board::new(4, 9).unwrap();
