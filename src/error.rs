@@ -77,12 +77,13 @@ pub enum Error {
     },
 
     /// A layer of the frontier engine outgrew the memory budget (its [`Remedy`]: more).
-    #[error("the frontier engine's layer reached {states} {} ({}) at square {square} of {} of the {board} board, over its memory budget of {}{}", if *states == 1 { "state" } else { "states" }, human_bytes(*bytes), board.squares(), human_bytes(*budget), if *shared_by > 1 { format!(" (the {} budget shared by {shared_by} tasks)", human_bytes(budget * shared_by)) } else { String::new() })]
+    #[error("the frontier engine's layer reached {states} {} ({}) at square {} of {} of the {board} board, over its memory budget of {}{}", if *states == 1 { "state" } else { "states" }, human_bytes(*bytes), square + 1, board.squares(), human_bytes(*budget), if *shared_by > 1 { format!(" (the {} budget shared by {shared_by} tasks)", human_bytes(budget * shared_by)) } else { String::new() })]
     MemoryBudget {
         /// The board: as the engine turned it (rows the short side), until
         /// [`Error::on_board`] names it as it was asked.
         board: Board,
-        /// The square being processed, in the engine's order.
+        /// The square being processed, in the engine's order from 0 (said from 1, as the
+        /// progress bar and `--layers` count squares).
         square: usize,
         /// States in the layer when it stopped.
         states: u64,

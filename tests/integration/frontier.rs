@@ -133,6 +133,37 @@ fn published_counts_that_take_minutes() {
     );
 }
 
+/// Width 9 on the boards whose counts are published, swept with their rows along the 9 (keys
+/// of 128 bits, a cut of 18 squares between two rows): 6x9's closed tours (A175881). In the
+/// long tier: about a minute in a test build, 1.5 GiB (docs/measurements/2026-12-07-width-9-roads.md).
+#[test]
+fn width_nine_rows_meet_the_published_counts() {
+    if !crate::util::long_tests() {
+        return;
+    }
+    let published = crate::util::published_terms("closed_undirected")
+        .into_iter()
+        .find(|t| (t.rows, t.cols) == (6, 9))
+        .expect("data/published/series-totals.csv has 6x9's closed tours");
+    crate::util::knights()
+        .args([
+            "--no-cache",
+            "--memory",
+            "8G",
+            "count",
+            "6",
+            "9",
+            "--closed",
+        ])
+        .args(["--engine", "frontier", "--rows", "long", "--format", "json"])
+        .assert()
+        .success()
+        .stdout(predicates::str::contains(format!(
+            "\"cycles\":\"{}\"",
+            published.count
+        )));
+}
+
 #[test]
 fn count_total_and_closed_through_the_frontier_engine() {
     use predicates::str::contains;

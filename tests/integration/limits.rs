@@ -169,7 +169,7 @@ fn the_budget_refusal_names_the_board_as_asked() {
         assert_eq!(output.status.code(), Some(1), "{stderr}");
         for part in [
             format!("reached {states}("),
-            format!("at square 0 of 120 of the {board} board"),
+            format!("at square 1 of 120 of the {board} board"),
             "over its memory budget of 1 byte;".to_string(),
         ] {
             assert!(stderr.contains(&part), "{args:?}: {part}\n{stderr}");
