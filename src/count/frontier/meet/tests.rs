@@ -213,7 +213,7 @@ fn closed_lookup_join_equals_the_pairwise_join() {
 /// Cuts past 16 squares: 5x8 with its rows along the 8 is cut around the middle of its middle
 /// row, 18 squares, whose fields only a `u128` holds. The lookup join of its closed tours
 /// equals the pairwise join and the count with the rows along the short side, whose cut holds
-/// 10 squares. (Its open half, with tour ends anywhere in a window of 17 squares, takes minutes
+/// 10 squares, and so does its half saved and read back. (Its open half, with tour ends anywhere in a window of 17 squares, takes minutes
 /// to compute: too long for a unit test.)
 #[test]
 fn cuts_past_sixteen_squares_join_as_the_pairwise_join() {
@@ -230,6 +230,26 @@ fn cuts_past_sixteen_squares_join_as_the_pairwise_join() {
     assert_eq!(lookup, along_short(FrontierMode::Closed), "{board} closed");
     assert!(lookup > BigUint::default());
     assert_eq!(fixed.len(), 2, "self-turned moves");
+
+    // Saved and read back (`--halves`), the half keeps its 16-byte links and joins the same.
+    let classes = classes_in::<u128>(&plan, false);
+    let dir = tempfile::tempdir().unwrap();
+    super::saved::save(dir.path(), "top", &classes).unwrap();
+    let loaded = super::saved::load::<u128, u64>(dir.path(), "top")
+        .unwrap()
+        .expect("the half just saved");
+    let rules = JoinRules {
+        cut,
+        fixed: &fixed,
+        open: false,
+        required: 0,
+    };
+    assert_eq!(
+        plan.lookup(&loaded, &loaded, rules, &cancel).unwrap(),
+        lookup
+    );
+    // A reader expecting 8-byte links (a cut of at most 16) refuses it rather than misread it.
+    assert!(super::saved::load::<u64, u64>(dir.path(), "top").is_err());
 }
 
 /// Width 9 cut crosswise: 4x9 with its rows along the 9 is cut between its two middle rows, 18
