@@ -27,13 +27,18 @@ def read_pass(path):
     """The pass's layers: {square: (states, resident_bytes, seconds)}, and the pass's squares."""
     layers = {}
     squares = None
-    with open(path, newline="") as f:
-        for row in csv.DictReader(f):
-            if row["phase"] != "pass":
-                continue
-            square = int(row["square"])
-            squares = int(row["squares"])
-            layers[square] = (int(row["states"]), int(row["resident_bytes"]), float(row["seconds"]))
+    try:
+        with open(path, newline="") as f:
+            for row in csv.DictReader(f):
+                if row["phase"] != "pass":
+                    continue
+                square = int(row["square"])
+                squares = int(row["squares"])
+                layers[square] = (int(row["states"]), int(row["resident_bytes"]), float(row["seconds"]))
+    except OSError as e:
+        sys.exit(f"error: {path} cannot be read: {e.strerror}")
+    except (KeyError, TypeError, ValueError, csv.Error, UnicodeDecodeError):
+        sys.exit(f"error: {path} is not a layer log (the CSV `knights count --layers` writes)")
     if not layers:
         sys.exit(f"error: {path} has no pass layers (was it written by `knights count --layers`?)")
     return layers, squares
@@ -64,8 +69,10 @@ def main():
     p.add_argument("--last", type=float, nargs=2, metavar=("LO", "HI"),
                    help="the same, over the pass's last row (default: --decline's)")
     args = p.parse_args()
-    layers, squares = read_pass(args.layers)
     w = args.width
+    if w < 2:
+        sys.exit(f"error: a width of {w}: the rows of a pass have at least 2 squares")
+    layers, squares = read_pass(args.layers)
     last = min(args.upto or max(layers), max(layers))
     missing = [s for s in range(1, last + 1) if s not in layers]
     if missing:
