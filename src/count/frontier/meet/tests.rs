@@ -41,15 +41,19 @@ fn classes_in<L: CutWord>(plan: &Plan, open: bool) -> CutClasses<L, u64> {
 
 /// The lookup join of a plan's closed half, the cut's fields in a `u128`.
 fn closed_by_lookup(plan: &Plan) -> BigUint {
+    closed_lookup_of(plan, &classes_in::<u128>(plan, false))
+}
+
+/// The lookup join of these classes of a plan's closed half with themselves.
+fn closed_lookup_of(plan: &Plan, classes: &CutClasses<u128, u64>) -> BigUint {
     let Join { cut, fixed, .. } = plan.join();
-    let classes = classes_in::<u128>(plan, false);
     let rules = JoinRules {
         cut,
         fixed: &fixed,
         open: false,
         required: 0,
     };
-    plan.lookup(&classes, &classes, rules, &CancelFlag::new())
+    plan.lookup(classes, classes, rules, &CancelFlag::new())
         .unwrap()
 }
 
@@ -213,8 +217,8 @@ fn closed_lookup_join_equals_the_pairwise_join() {
 /// Cuts past 16 squares: 5x8 with its rows along the 8 is cut around the middle of its middle
 /// row, 18 squares, whose fields only a `u128` holds. The lookup join of its closed tours
 /// equals the pairwise join and the count with the rows along the short side, whose cut holds
-/// 10 squares, and so does its half saved and read back. (Its open half, with tour ends anywhere in a window of 17 squares, takes minutes
-/// to compute: too long for a unit test.)
+/// 10 squares, and so does its half saved and read back. (Its open half, with tour ends
+/// anywhere in a window of 17 squares, takes minutes to compute: too long for a unit test.)
 #[test]
 fn cuts_past_sixteen_squares_join_as_the_pairwise_join() {
     let board = Board::new(5, 8).unwrap();
@@ -225,29 +229,21 @@ fn cuts_past_sixteen_squares_join_as_the_pairwise_join() {
     let plan = Plan::with_rows(board, FrontierMode::Closed, Purpose::Meet, Rows::Long).unwrap();
     let Join { cut, fixed, .. } = plan.join();
     assert_eq!((plan.w, cut), (8, 18), "{board} along its long side");
-    let lookup = closed_by_lookup(&plan);
+    // The half computed once: joined, then saved and read back.
+    let classes = classes_in::<u128>(&plan, false);
+    let lookup = closed_lookup_of(&plan, &classes);
     assert_eq!(lookup, closed_pairwise(&plan), "{board} closed");
     assert_eq!(lookup, along_short(FrontierMode::Closed), "{board} closed");
     assert!(lookup > BigUint::default());
     assert_eq!(fixed.len(), 2, "self-turned moves");
 
     // Saved and read back (`--halves`), the half keeps its 16-byte links and joins the same.
-    let classes = classes_in::<u128>(&plan, false);
     let dir = tempfile::tempdir().unwrap();
     super::saved::save(dir.path(), "top", &classes).unwrap();
     let loaded = super::saved::load::<u128, u64>(dir.path(), "top")
         .unwrap()
         .expect("the half just saved");
-    let rules = JoinRules {
-        cut,
-        fixed: &fixed,
-        open: false,
-        required: 0,
-    };
-    assert_eq!(
-        plan.lookup(&loaded, &loaded, rules, &cancel).unwrap(),
-        lookup
-    );
+    assert_eq!(closed_lookup_of(&plan, &loaded), lookup);
     // A reader expecting 8-byte links (a cut of at most 16) refuses it rather than misread it.
     assert!(super::saved::load::<u64, u64>(dir.path(), "top").is_err());
 }
