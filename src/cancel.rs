@@ -24,6 +24,91 @@ struct Shared {
     /// What else a stop sets off: work that cannot look at the flag itself (an SQLite query
     /// sorting its rows) is interrupted by these.
     on_cancel: OnCancel,
+    /// Where and how often frontier passes save their layers, when asked
+    /// ([`CancelFlag::save_passes`]), and what they have saved and resumed.
+    checkpoints: Mutex<Checkpoints>,
+    /// Passes that save their layers now running.
+    saving_passes: AtomicU64,
+    /// A stop was asked while such a pass ran: it saves at its square's end, then stops.
+    save_and_stop: AtomicBool,
+}
+
+/// Where passes save their layers and what they did with them.
+#[derive(Debug, Default)]
+struct Checkpoints {
+    every: Option<Checkpointing>,
+    saved: Option<CheckpointNote>,
+    resumed: Option<CheckpointNote>,
+}
+
+/// Where frontier passes save their layers, and how often: a pass of hours writes its layer at
+/// a square's end every `every` into `dir` (one file a pass, replaced each time), and the same
+/// pass started again goes on from the square saved. A stop asked while it runs (Ctrl-C,
+/// SIGTERM: a scheduler's time limit) saves at the square's end first.
+#[derive(Clone, Debug)]
+pub struct Checkpointing {
+    dir: std::path::PathBuf,
+    every: std::time::Duration,
+}
+
+impl Checkpointing {
+    /// Saves into `dir`, made if missing, every `every`: a directory that cannot be made or
+    /// written is refused now, not after hours of work.
+    pub fn new(dir: &std::path::Path, every: std::time::Duration) -> Result<Self, Error> {
+        let refuse = |why: String| {
+            Error::Unsupported(format!("the checkpoint directory {} {why}", dir.display()))
+        };
+        std::fs::create_dir_all(dir).map_err(|e| refuse(format!("cannot be made: {e}")))?;
+        if !dir.is_dir() {
+            return Err(refuse("is not a directory".to_string()));
+        }
+        let probe = dir.join(format!(".probe.{}", std::process::id()));
+        std::fs::File::create(&probe).map_err(|e| refuse(format!("cannot be written: {e}")))?;
+        let _ = std::fs::remove_file(&probe);
+        Ok(Checkpointing {
+            dir: dir.to_path_buf(),
+            every,
+        })
+    }
+
+    /// The directory.
+    pub fn dir(&self) -> &std::path::Path {
+        &self.dir
+    }
+
+    /// How often a pass saves.
+    pub fn every(&self) -> std::time::Duration {
+        self.every
+    }
+}
+
+/// A pass saved or resumed: at the end of which square of how many, in which file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CheckpointNote {
+    /// Squares processed.
+    pub square: u64,
+    /// Squares in the pass.
+    pub squares: u64,
+    /// The checkpoint's file.
+    pub path: std::path::PathBuf,
+}
+
+/// What a stop asked of the work ([`CancelFlag::stop`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// A pass that saves its layers saves at its square's end, then stops.
+    AfterSaving,
+    /// The work stops at once.
+    Now,
+}
+
+/// A pass that saves its layers, while it runs (see [`CancelFlag::saving_pass`]).
+pub(crate) struct SavingPass(CancelFlag);
+
+impl Drop for SavingPass {
+    fn drop(&mut self) {
+        self.0.0.saving_passes.fetch_sub(1, Ordering::Relaxed);
+    }
 }
 
 #[derive(Default)]
@@ -112,6 +197,67 @@ impl CancelFlag {
         if self.is_cancelled() {
             self.cancel();
         }
+    }
+
+    /// Asks the work to stop as a signal does: where a pass that saves its layers runs and
+    /// this is the first stop asked, it saves at its square's end and then stops (a
+    /// scheduler's time limit then loses no work); else the work stops at once.
+    pub fn stop(&self) -> Stop {
+        if self.0.saving_passes.load(Ordering::Relaxed) > 0
+            && !self.0.save_and_stop.swap(true, Ordering::Relaxed)
+        {
+            Stop::AfterSaving
+        } else {
+            self.cancel();
+            Stop::Now
+        }
+    }
+
+    /// Frontier passes save their layers as `checkpointing` says.
+    pub fn save_passes(&self, checkpointing: Checkpointing) {
+        if let Ok(mut checkpoints) = self.0.checkpoints.lock() {
+            checkpoints.every = Some(checkpointing);
+        }
+    }
+
+    /// Where and how often passes save their layers, if they do.
+    pub fn checkpointing(&self) -> Option<Checkpointing> {
+        self.0.checkpoints.lock().ok()?.every.clone()
+    }
+
+    /// Marks a pass that saves its layers as running, until the value is dropped.
+    pub(crate) fn saving_pass(&self) -> SavingPass {
+        self.0.saving_passes.fetch_add(1, Ordering::Relaxed);
+        SavingPass(self.clone())
+    }
+
+    /// True once a stop asked a pass to save and stop.
+    pub(crate) fn save_asked(&self) -> bool {
+        self.0.save_and_stop.load(Ordering::Relaxed)
+    }
+
+    /// Records that a pass saved its layer.
+    pub(crate) fn note_saved(&self, note: CheckpointNote) {
+        if let Ok(mut checkpoints) = self.0.checkpoints.lock() {
+            checkpoints.saved = Some(note);
+        }
+    }
+
+    /// Records that a pass went on from a saved layer.
+    pub(crate) fn note_resumed(&self, note: CheckpointNote) {
+        if let Ok(mut checkpoints) = self.0.checkpoints.lock() {
+            checkpoints.resumed = Some(note);
+        }
+    }
+
+    /// The latest layer a pass saved, if any.
+    pub fn last_saved(&self) -> Option<CheckpointNote> {
+        self.0.checkpoints.lock().ok()?.saved.clone()
+    }
+
+    /// The latest saved layer a pass went on from, if any.
+    pub fn resumed(&self) -> Option<CheckpointNote> {
+        self.0.checkpoints.lock().ok()?.resumed.clone()
     }
 
     /// True once [`CancelFlag::cancel`] has been called.

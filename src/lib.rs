@@ -76,7 +76,7 @@ pub mod verify;
 pub mod view;
 
 pub use board::{Board, CanonicalStart, Square, Symmetry};
-pub use cancel::CancelFlag;
+pub use cancel::{CancelFlag, CheckpointNote, Checkpointing, Stop};
 pub use error::Error;
 pub use memory::MemoryBudget;
 

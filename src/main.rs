@@ -57,11 +57,37 @@ fn main() -> ExitCode {
         if handler_flag.is_cancelled() {
             std::process::exit(130);
         }
-        handler_flag.cancel();
+        // A pass that saves its layers saves at its square's end first (see --checkpoint).
+        if handler_flag.stop() == knights::Stop::AfterSaving {
+            eprintln!(
+                "stopping: the pass saves its layer when this square ends (Ctrl-C again stops at once)"
+            );
+            return;
+        }
         cli::io::stop_reading();
     });
-    match cli::run(args, &cancel) {
+    let result = cli::run(args, &cancel);
+    if let Some(resumed) = cancel.resumed() {
+        eprintln!(
+            "note: went on from the checkpoint at square {} of {} ({})",
+            resumed.square,
+            resumed.squares,
+            cli::io::escaped(&resumed.path)
+        );
+    }
+    match result {
         Ok(()) => ExitCode::SUCCESS,
-        Err(err) => cli::exit::report(&err),
+        Err(err) => {
+            let code = cli::exit::report(&err);
+            if let Some(saved) = cancel.last_saved().filter(|saved| saved.path.exists()) {
+                eprintln!(
+                    "note: the pass is saved at square {} of {} in {}: the same command goes on from there",
+                    saved.square,
+                    saved.squares,
+                    cli::io::escaped(&saved.path)
+                );
+            }
+            code
+        }
     }
 }

@@ -99,6 +99,31 @@ pub struct Cli {
     )]
     halves: Option<PathBuf>,
 
+    /// A directory where a frontier pass saves its layer every `--checkpoint-every` minutes
+    /// (and when stopped by Ctrl-C or SIGTERM, at its square's end), so that the same command
+    /// run again goes on from there: a killed run or a scheduler's time limit loses at most
+    /// those minutes. Made if missing.
+    #[arg(
+        long,
+        global = true,
+        value_name = "DIR",
+        env = "KNIGHTS_CHECKPOINT",
+        hide_short_help = true
+    )]
+    checkpoint: Option<PathBuf>,
+
+    /// How often a pass saves its layer into `--checkpoint`, in minutes (0: at every square).
+    #[arg(
+        long,
+        global = true,
+        value_name = "MINUTES",
+        default_value = "10",
+        value_parser = values::parse_minutes,
+        requires = "checkpoint",
+        hide_short_help = true
+    )]
+    checkpoint_every: std::time::Duration,
+
     #[command(subcommand)]
     command: Command,
 }
@@ -145,6 +170,9 @@ pub fn run(cli: Cli, cancel: &CancelFlag) -> Result<()> {
     // No command's output may replace the store, whether or not the command opens it.
     if let Some(path) = cli.db.clone().or_else(knights::store::default_path) {
         io::guard_store(path);
+    }
+    if let Some(dir) = &cli.checkpoint {
+        cancel.save_passes(knights::Checkpointing::new(dir, cli.checkpoint_every)?);
     }
     let session = Session {
         db: cli.db,

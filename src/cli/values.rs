@@ -173,6 +173,21 @@ pub fn parse_side(text: &str) -> Result<u32, String> {
     knights::input::parse_side(text)
 }
 
+/// How often a pass saves its layer, in minutes (fractions allowed; 0: at every square).
+pub fn parse_minutes(text: &str) -> Result<std::time::Duration, String> {
+    let minutes: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{}' is not a number of minutes", knights::echo::echo(text)))?;
+    if !minutes.is_finite() || !(0.0..=1e6).contains(&minutes) {
+        return Err(format!(
+            "'{}' minutes: give 0 (every square) to 1000000",
+            knights::echo::echo(text)
+        ));
+    }
+    Ok(std::time::Duration::from_secs_f64(minutes * 60.0))
+}
+
 /// A row or column of a square, from 0.
 pub fn parse_coordinate(text: &str) -> Result<u32, String> {
     knights::input::parse_coordinate(text)

@@ -40,7 +40,7 @@ pub enum FrontierMode {
 }
 
 /// What a frontier run did.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct FrontierStats {
     /// The largest layer, in states.
     pub peak_states: u64,

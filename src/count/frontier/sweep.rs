@@ -73,6 +73,11 @@ pub(crate) trait Sweep: Sync {
     fn unending(&self) -> Option<Self>
     where
         Self: Sized;
+    /// The choices made when the sweep was built that its type does not say, for naming a
+    /// pass's checkpoint (see `pass::checkpoint`).
+    fn describe(&self) -> String {
+        String::new()
+    }
 }
 
 /// What one choice of moves leads to; the moves are the slots joined to the new square, as a

@@ -91,6 +91,10 @@ impl Sweep for BoundarySweep {
         0
     }
 
+    fn describe(&self) -> String {
+        format!("outside in: {}", self.order.outside_in)
+    }
+
     fn unending(&self) -> Option<BoundarySweep> {
         // A step sees at most the boundary two rows ahead and its squares' moves two rows on.
         const BEYOND: usize = 5;

@@ -47,6 +47,19 @@ pub(crate) trait Tally: Clone + Send + Sync + AddAssign {
     fn lane_modulus(_j: usize) -> u64 {
         0
     }
+    /// Appends the count's bytes, little-endian, for a saved layer (see `pass::checkpoint`).
+    fn put_bytes(&self, out: &mut Vec<u8>);
+    /// The count [`Tally::put_bytes`] wrote at the start of `bytes`, which it moves past;
+    /// `None` where the bytes are too few or are no count of this type (a residue not below
+    /// its prime).
+    fn take_bytes(bytes: &mut &[u8]) -> Option<Self>;
+}
+
+/// The `u64` at the start of `bytes`, which it moves past.
+pub(crate) fn take_u64(bytes: &mut &[u8]) -> Option<u64> {
+    let (word, rest) = bytes.split_first_chunk::<8>()?;
+    *bytes = rest;
+    Some(u64::from_le_bytes(*word))
 }
 
 /// The checked integer types: a sum that would not fit is refused, not wrapped.
@@ -78,6 +91,14 @@ macro_rules! checked_tally {
             fn from_u64(value: u64) -> Self {
                 value.into()
             }
+            fn put_bytes(&self, out: &mut Vec<u8>) {
+                out.extend_from_slice(&self.to_le_bytes());
+            }
+            fn take_bytes(bytes: &mut &[u8]) -> Option<Self> {
+                let (word, rest) = bytes.split_first_chunk()?;
+                *bytes = rest;
+                Some(<$t>::from_le_bytes(*word))
+            }
         }
     };
 }
@@ -105,6 +126,18 @@ impl Tally for BigUint {
     }
     fn from_u64(value: u64) -> Self {
         BigUint::from(value)
+    }
+    /// Its length in bytes, then the bytes.
+    fn put_bytes(&self, out: &mut Vec<u8>) {
+        let digits = self.to_bytes_le();
+        out.extend_from_slice(&(digits.len() as u64).to_le_bytes());
+        out.extend_from_slice(&digits);
+    }
+    fn take_bytes(bytes: &mut &[u8]) -> Option<Self> {
+        let len = usize::try_from(take_u64(bytes)?).ok()?;
+        let (digits, rest) = bytes.split_at_checked(len)?;
+        *bytes = rest;
+        Some(BigUint::from_bytes_le(digits))
     }
 }
 
@@ -147,6 +180,12 @@ impl Tally for Wrapping64 {
     }
     fn from_lanes(lanes: &[u64]) -> Self {
         Wrapping64(lanes[0])
+    }
+    fn put_bytes(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.0.to_le_bytes());
+    }
+    fn take_bytes(bytes: &mut &[u8]) -> Option<Self> {
+        take_u64(bytes).map(Wrapping64)
     }
 }
 
@@ -207,6 +246,18 @@ impl<const K: usize> Tally for Residues<K> {
     }
     fn lane_modulus(j: usize) -> u64 {
         PRIMES[j]
+    }
+    fn put_bytes(&self, out: &mut Vec<u8>) {
+        for residue in &self.0 {
+            out.extend_from_slice(&residue.to_le_bytes());
+        }
+    }
+    fn take_bytes(bytes: &mut &[u8]) -> Option<Self> {
+        let mut residues = [0; K];
+        for (r, &p) in residues.iter_mut().zip(&PRIMES[..K]) {
+            *r = take_u64(bytes).filter(|&r| r < p)?;
+        }
+        Some(Residues(residues))
     }
 }
 

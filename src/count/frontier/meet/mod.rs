@@ -24,6 +24,7 @@ use crate::board::Square;
 use crate::cancel::CancelFlag;
 use crate::count::Limits;
 use crate::count::frontier::counts::tally::Tally;
+use crate::count::frontier::pass::checkpoint::{Keeper, PassState, Resumed};
 use crate::count::frontier::pass::layer::{Layer, by_key};
 use crate::count::frontier::sweep::Key;
 use crate::count::frontier::window::WindowSweep;
@@ -128,12 +129,46 @@ impl Plan {
         let sweep = WindowSweep::<Wd, K>::new(self, &codec, self.h..=self.h);
         let mut layer = Layer::<T, K>::first(sweep.initial(), self.w);
         let limits = Limits::new(budget, cancel);
-        for v in 0..=last {
+        let squares = last + 1;
+        let identity = format!(
+            "top half; {self:?}; counts {}; sweep {}",
+            std::any::type_name::<T>(),
+            std::any::type_name::<WindowSweep<Wd, K>>(),
+        );
+        let mut keeper = Keeper::for_pass(cancel, identity);
+        let mut first = 0;
+        if let Some(keeper) = keeper.as_mut()
+            && let Some((state, resumed)) = keeper.resume::<T, K>(self.w)?
+        {
+            let Resumed::Lanes(resumed) = resumed else {
+                unreachable!("a half counts in one type throughout")
+            };
+            (layer, first, *stats) = (resumed, state.square, state.stats);
+        }
+        for v in first..squares {
+            if let Some(keeper) = keeper.as_mut()
+                && v > 0
+                && keeper.due(v)
+            {
+                let state = PassState {
+                    square: v,
+                    squares,
+                    stats: *stats,
+                    ..PassState::default()
+                };
+                keeper.save(&state, &layer)?;
+                if keeper.stop_asked() {
+                    return Err(Error::Interrupted);
+                }
+            }
             cancel.check()?;
             let step = sweep.step(v);
             layer = self.advance(&sweep, layer, &step, v, &limits, stats)?.0;
             let states = layer.states();
-            cancel.report_pass(v as u64 + 1, last as u64 + 1, states);
+            cancel.report_pass(v as u64 + 1, squares as u64, states);
+        }
+        if let Some(keeper) = keeper {
+            keeper.finish();
         }
         Ok(layer)
     }

@@ -62,17 +62,38 @@ impl<T: Send, K: Key> Layer<T, K> {
 
     /// The layer of these states (distinct keys), after the layers whose sizes `growth` has.
     pub(crate) fn from_states(keys: Vec<K>, counts: Vec<T>, growth: Growth) -> Layer<T, K> {
-        let shards = shard_plan(keys.len() as u64).0;
-        let mut layer: Vec<Shard<T, K>> = (0..shards).map(|_| Shard::empty()).collect();
+        let mut layer = Layer::gathering(keys.len() as u64, growth);
         for (key, count) in keys.into_iter().zip(counts) {
-            let shard = &mut layer[shard_of(key, shards)];
-            shard.keys.push(key);
-            shard.counts.push(count);
+            layer.push(key, count);
         }
+        layer
+    }
+
+    /// An empty layer sharded for `states` states, to [`Layer::push`] them into.
+    pub(crate) fn gathering(states: u64, growth: Growth) -> Layer<T, K> {
+        let shards = shard_plan(states).0;
         Layer {
-            shards: layer,
+            shards: (0..shards).map(|_| Shard::empty()).collect(),
             growth,
         }
+    }
+
+    /// Adds a state whose key the layer does not have.
+    pub(crate) fn push(&mut self, key: K, count: T) {
+        let shards = self.shards.len();
+        let shard = &mut self.shards[shard_of(key, shards)];
+        shard.keys.push(key);
+        shard.counts.push(count);
+    }
+
+    /// The states and their counts, by reference, shard by shard.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (K, &T)> {
+        self.shards.iter().flat_map(Shard::iter)
+    }
+
+    /// The sizes of the layers before it.
+    pub(crate) fn growth(&self) -> &Growth {
+        &self.growth
     }
 }
 
@@ -128,7 +149,6 @@ impl<T, K> Shard<T, K> {
     }
 
     /// The states and their counts, by reference.
-    #[cfg(test)]
     pub(crate) fn iter(&self) -> impl Iterator<Item = (K, &T)>
     where
         K: Copy,
@@ -169,11 +189,21 @@ pub(crate) struct Growth {
 }
 
 impl Growth {
-    fn new(w: usize) -> Growth {
+    pub(crate) fn new(w: usize) -> Growth {
         Growth {
             w,
             sizes: Vec::new(),
         }
+    }
+
+    /// The growth of a pass of width `w` whose layers so far had these sizes (a pass resumed).
+    pub(crate) fn from_sizes(w: usize, sizes: Vec<u64>) -> Growth {
+        Growth { w, sizes }
+    }
+
+    /// The states after each square so far.
+    pub(crate) fn sizes(&self) -> &[u64] {
+        &self.sizes
     }
 
     /// The states expected after the next square, from `states_in`: the growth at the same

@@ -2,6 +2,7 @@
 //! middle of a long board as a recorded period (`periodic`), and the count type chosen before
 //! the pass from the board's bound, so that no pass is ever redone.
 
+pub(crate) mod checkpoint;
 pub(crate) mod layer;
 pub(crate) mod periodic;
 
@@ -12,6 +13,7 @@ use crate::count::Limits;
 use crate::count::frontier::boundary::BoundarySweep;
 use crate::count::frontier::counts::residue::primes_for;
 use crate::count::frontier::counts::tally::Tally;
+use crate::count::frontier::pass::checkpoint::{Keeper, PassState, Resumed};
 use crate::count::frontier::pass::layer::{Layer, by_key, widening};
 use crate::count::frontier::pass::periodic::{
     MAX_PERIOD, Period, PeriodCounts, Rayon, SquareTransfer,
@@ -266,34 +268,102 @@ impl Plan {
         } else {
             Counts::Lanes(Layer::first(sweep.initial(), self.w))
         };
-        let mut last_reported = 0;
-        let mut finish = |height: usize, count: T| {
-            if asked.contains(&height) {
-                report(height, count.into_big_within(used));
-            }
-            last_reported = height;
-        };
         // At most one period a pass: the rows after it are the board's last, which act
         // alike too briefly to pay for another.
         let mut look_for_period = self.periodic;
         // The states after each row.
         let mut row_ends: Vec<u64> = Vec::new();
         let mut v = 0;
+        // The heights finished so far (asked ones, with their counts), and the last.
+        let finished_so_far = std::cell::RefCell::new(Vec::new());
+        let last_reported = std::cell::Cell::new(0);
+        // Everything that makes this pass's layers what they are names its checkpoint.
+        let identity = format!(
+            "frontier pass; {self:?}; heights {asked:?}, finishing {finishing:?}; counts {}, \
+             small first: {small_first}; sweep {} {}",
+            std::any::type_name::<T>(),
+            std::any::type_name::<S>(),
+            board_sweep.describe(),
+        );
+        let mut keeper = Keeper::for_pass(cancel, identity);
+        if let Some(keeper) = keeper.as_mut()
+            && let Some((state, resumed)) = keeper.resume::<T, S::Key>(self.w)?
+        {
+            layer = match resumed {
+                Resumed::Small(layer) => Counts::Small(layer),
+                Resumed::Lanes(layer) => Counts::Lanes(layer),
+            };
+            if state.unending {
+                sweep = ahead;
+            }
+            for (height, count) in state.finished_counts().unwrap_or_default() {
+                report(height, count.clone());
+                finished_so_far
+                    .borrow_mut()
+                    .push((height, count.to_string()));
+            }
+            (v, row_ends, look_for_period, stats) = (
+                state.square,
+                state.row_ends,
+                state.look_for_period,
+                state.stats,
+            );
+            last_reported.set(state.last_reported);
+        }
+        let mut finish = |height: usize, count: T| {
+            if asked.contains(&height) {
+                let count = count.into_big_within(used);
+                finished_so_far
+                    .borrow_mut()
+                    .push((height, count.to_string()));
+                report(height, count);
+            }
+            last_reported.set(height);
+        };
         while v < squares {
+            if let Some(keeper) = keeper.as_mut()
+                && v > 0
+                && keeper.due(v)
+            {
+                let state = PassState {
+                    square: v,
+                    squares,
+                    small: matches!(layer, Counts::Small(_)),
+                    unending: !std::ptr::eq(sweep, &board_sweep),
+                    look_for_period,
+                    row_ends: row_ends.clone(),
+                    finished: finished_so_far.borrow().clone(),
+                    last_reported: last_reported.get(),
+                    stats,
+                };
+                match &layer {
+                    Counts::Small(layer) => keeper.save(&state, layer)?,
+                    Counts::Lanes(layer) => keeper.save(&state, layer)?,
+                }
+                if keeper.stop_asked() {
+                    return Err(Error::Interrupted);
+                }
+            }
             cancel.check()?;
             let step = sweep.step(v);
             let finished;
-            (layer, finished) = match layer {
-                Counts::Small(layer) => {
-                    let (next, finished) =
-                        self.advance(sweep, layer, &step, v, &limits, &mut stats)?;
-                    (Counts::Small(next), T::from_u64(finished))
+            let advanced = match layer {
+                Counts::Small(layer) => self
+                    .advance(sweep, layer, &step, v, &limits, &mut stats)
+                    .map(|(next, finished)| (Counts::Small(next), T::from_u64(finished))),
+                Counts::Lanes(layer) => self
+                    .advance(sweep, layer, &step, v, &limits, &mut stats)
+                    .map(|(next, finished)| (Counts::Lanes(next), finished)),
+            };
+            (layer, finished) = match advanced {
+                Err(overflow @ Error::Overflow { .. }) => {
+                    // The pass is redone in wider counts: its checkpoint is of no use.
+                    if let Some(keeper) = keeper.take() {
+                        keeper.finish();
+                    }
+                    return Err(overflow);
                 }
-                Counts::Lanes(layer) => {
-                    let (next, finished) =
-                        self.advance(sweep, layer, &step, v, &limits, &mut stats)?;
-                    (Counts::Lanes(next), finished)
-                }
+                other => other?,
             };
             let states = layer.states();
             cancel.report_pass(v as u64 + 1, squares as u64, states);
@@ -342,6 +412,10 @@ impl Plan {
                 }
             }
         }
+        if let Some(keeper) = keeper {
+            keeper.finish();
+        }
+        let last_reported = last_reported.get();
         for height in (last_reported + 1).max(*asked.start())..=*asked.end() {
             report(height, BigUint::default());
         }
