@@ -58,10 +58,10 @@ impl Checkpointing {
         let refuse = |why: String| {
             Error::Unsupported(format!("the checkpoint directory {} {why}", dir.display()))
         };
-        std::fs::create_dir_all(dir).map_err(|e| refuse(format!("cannot be made: {e}")))?;
-        if !dir.is_dir() {
+        if dir.exists() && !dir.is_dir() {
             return Err(refuse("is not a directory".to_string()));
         }
+        std::fs::create_dir_all(dir).map_err(|e| refuse(format!("cannot be made: {e}")))?;
         let probe = dir.join(format!(".probe.{}", std::process::id()));
         std::fs::File::create(&probe).map_err(|e| refuse(format!("cannot be written: {e}")))?;
         let _ = std::fs::remove_file(&probe);
@@ -275,7 +275,8 @@ impl CancelFlag {
     }
 
     /// Writes a line for every layer a frontier pass finishes, and every phase of a meeting in
-    /// the middle, to `out`, as CSV: the phase (`pass`, `classes`, `join`), the square and the
+    /// the middle, to `out`, as CSV: the phase (`pass`, `classes`, `join`; `checkpoint` when a
+    /// layer has been saved, see [`CancelFlag::save_passes`]), the square and the
     /// squares of the pass, the states, the bytes this process holds (resident), and the
     /// seconds since this call. Where a board's passes fit is planned from these lines.
     pub fn log_layers(&self, mut out: impl std::io::Write + Send + 'static) -> std::io::Result<()> {

@@ -5,6 +5,7 @@
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 mod anchors;
+mod checkpoints;
 mod cli;
 mod closed;
 mod data;

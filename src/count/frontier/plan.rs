@@ -68,6 +68,12 @@ pub struct FrontierStats {
     pub halves_read: u32,
     /// Halves computed and saved into it.
     pub halves_saved: u32,
+    /// Layers saved as checkpoints (see [`crate::Checkpointing`]).
+    #[serde(default)]
+    pub checkpoints_saved: u32,
+    /// The bytes those checkpoints took on disk, added up.
+    #[serde(default)]
+    pub checkpoint_bytes: u64,
 }
 
 impl FrontierStats {
@@ -84,6 +90,8 @@ impl FrontierStats {
         self.period_rows = self.period_rows.max(other.period_rows);
         self.periodic_squares += other.periodic_squares;
         self.halves_saved += other.halves_saved;
+        self.checkpoints_saved += other.checkpoints_saved;
+        self.checkpoint_bytes += other.checkpoint_bytes;
         if other.count_bits > self.count_bits {
             self.count_bits = other.count_bits;
             self.count_primes = other.count_primes;
@@ -109,8 +117,15 @@ impl FrontierStats {
             (0, 0) => String::new(),
             (read, saved) => format!("; halves: {read} read, {saved} computed and saved"),
         };
+        let checkpoints = match self.checkpoints_saved {
+            0 => String::new(),
+            saved => format!(
+                "; {saved} checkpoints saved, {:.1} MiB written",
+                self.checkpoint_bytes as f64 / (1u64 << 20) as f64
+            ),
+        };
         format!(
-            "{} transitions, {} states over all layers, largest layer {} states, {:.1} MiB, {} bytes a state with the layer before it; counts in {counts}{period}{halves}",
+            "{} transitions, {} states over all layers, largest layer {} states, {:.1} MiB, {} bytes a state with the layer before it; counts in {counts}{period}{halves}{checkpoints}",
             self.transitions,
             self.layer_states,
             self.peak_states,

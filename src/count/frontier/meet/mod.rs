@@ -156,7 +156,7 @@ impl Plan {
                     stats: *stats,
                     ..PassState::default()
                 };
-                keeper.save(&state, &layer)?;
+                keeper.save(&state, &layer, stats)?;
                 if keeper.stop_asked() {
                     return Err(Error::Interrupted);
                 }

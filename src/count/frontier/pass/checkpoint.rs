@@ -105,11 +105,13 @@ impl Keeper {
         self.cancel.save_asked()
     }
 
-    /// Saves `layer` and `state`, replacing the pass's checkpoint whole or not at all.
+    /// Saves `layer` and `state`, replacing the pass's checkpoint whole or not at all, and
+    /// counts it in `stats` (the figures the pass goes on with; those saved are `state`'s).
     pub(crate) fn save<T: Tally, K: Key>(
         &mut self,
         state: &PassState,
         layer: &Layer<T, K>,
+        stats: &mut FrontierStats,
     ) -> Result<(), Error> {
         let dir = self.checkpointing.dir();
         let temporary = dir.join(format!(
@@ -130,6 +132,9 @@ impl Keeper {
         }
         self.last = Instant::now();
         self.at = Some(state.square);
+        stats.checkpoints_saved += 1;
+        stats.checkpoint_bytes += std::fs::metadata(&self.path).map_or(0, |m| m.len());
+        self.cancel.report_phase("checkpoint", layer.states());
         self.cancel.note_saved(CheckpointNote {
             square: state.square as u64,
             squares: state.squares as u64,
@@ -180,12 +185,16 @@ impl Keeper {
             return Err(damaged(self));
         }
         self.at = Some(header.state.square);
+        // The figures saved were taken before this file was written: it counts too.
+        let mut state = header.state;
+        state.stats.checkpoints_saved += 1;
+        state.stats.checkpoint_bytes += std::fs::metadata(&self.path).map_or(0, |m| m.len());
         self.cancel.note_resumed(CheckpointNote {
-            square: header.state.square as u64,
-            squares: header.state.squares as u64,
+            square: state.square as u64,
+            squares: state.squares as u64,
             path: self.path.clone(),
         });
-        Ok(Some((header.state, layer)))
+        Ok(Some((state, layer)))
     }
 
     /// The pass is over (finished, or it cannot finish: an overflow redoes it in wider

@@ -337,8 +337,8 @@ impl Plan {
                     stats,
                 };
                 match &layer {
-                    Counts::Small(layer) => keeper.save(&state, layer)?,
-                    Counts::Lanes(layer) => keeper.save(&state, layer)?,
+                    Counts::Small(layer) => keeper.save(&state, layer, &mut stats)?,
+                    Counts::Lanes(layer) => keeper.save(&state, layer, &mut stats)?,
                 }
                 if keeper.stop_asked() {
                     return Err(Error::Interrupted);
