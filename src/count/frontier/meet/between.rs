@@ -224,13 +224,16 @@ impl Halves<'_> {
             }
         }
         let plan = all.half_plan(kind)?;
-        let layer = plan.top_half::<Wd, K, T>(self.budget, self.cancel, stats)?;
+        let (layer, kept) = plan.top_half::<Wd, K, T>(self.budget, self.cancel, stats)?;
         let classes =
             plan.classes::<Wd, K, L, T>(layer, &join.codec, join.cut, join.offset, true)?;
         if let Some(dir) = dir {
             saved::save(dir, &name, &classes)?;
             stats.halves_saved += 1;
         }
+        // A pair's join is brief beside its half: the checkpoint goes once the classes are
+        // built (and saved, with `--halves`).
+        kept.done();
         Ok(Half {
             classes,
             mirrored: false,

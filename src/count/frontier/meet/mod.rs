@@ -51,7 +51,7 @@ impl Plan {
         cancel: &CancelFlag,
     ) -> Result<(BigUint, FrontierStats), Error> {
         let mut stats = FrontierStats::counting_in::<T>();
-        let layer = self.top_half::<Wd, K, T>(budget, cancel, &mut stats)?;
+        let (layer, kept) = self.top_half::<Wd, K, T>(budget, cancel, &mut stats)?;
         let Join {
             cut,
             offset,
@@ -69,6 +69,7 @@ impl Plan {
         };
         let total = self.lookup(&classes, &classes, rules, cancel)?;
         cancel.report_phase("join", classes.states());
+        kept.done();
         Ok((total, stats))
     }
 
@@ -117,13 +118,14 @@ impl Plan {
         Ok(both / 2u32)
     }
 
-    /// The top half's states up to the last square of the cut.
+    /// The top half's states up to the last square of the cut, and its checkpoint (where
+    /// passes save), kept until the caller has joined the half: [`Kept::done`].
     fn top_half<Wd: Word, K: Key, T: Tally>(
         &self,
         budget: MemoryBudget,
         cancel: &CancelFlag,
         stats: &mut FrontierStats,
-    ) -> Result<Layer<T, K>, Error> {
+    ) -> Result<(Layer<T, K>, Kept), Error> {
         let last = self.last_of_top_half();
         let codec = Codec::new(self.k);
         let sweep = WindowSweep::<Wd, K>::new(self, &codec, self.h..=self.h);
@@ -145,7 +147,12 @@ impl Plan {
             };
             (layer, first, *stats) = (resumed, state.square, state.stats);
         }
-        for v in first..squares {
+        // Saves before square `v` where due; `v == squares`: the half's last layer, which the
+        // join reads (a stop during the join then loses the join only).
+        let save = |keeper: &mut Option<Keeper>,
+                        layer: &Layer<T, K>,
+                        v: usize,
+                        stats: &mut FrontierStats| {
             if let Some(keeper) = keeper.as_mut()
                 && v > 0
                 && keeper.due(v)
@@ -156,21 +163,38 @@ impl Plan {
                     stats: *stats,
                     ..PassState::default()
                 };
-                keeper.save(&state, &layer, stats)?;
+                keeper.save(&state, layer, stats)?;
                 if keeper.stop_asked() {
                     return Err(Error::Interrupted);
                 }
             }
+            Ok(())
+        };
+        for v in first..squares {
+            save(&mut keeper, &layer, v, stats)?;
             cancel.check()?;
             let step = sweep.step(v);
             layer = self.advance(&sweep, layer, &step, v, &limits, stats)?.0;
             let states = layer.states();
             cancel.report_pass(v as u64 + 1, squares as u64, states);
         }
-        if let Some(keeper) = keeper {
+        save(&mut keeper, &layer, squares, stats)?;
+        if let Some(keeper) = keeper.as_mut() {
+            keeper.passed();
+        }
+        Ok((layer, Kept(keeper)))
+    }
+}
+
+/// A half's checkpoint, kept while the half is joined.
+pub(super) struct Kept(Option<Keeper>);
+
+impl Kept {
+    /// The half is joined: its checkpoint goes.
+    pub(super) fn done(self) {
+        if let Some(keeper) = self.0 {
             keeper.finish();
         }
-        Ok(layer)
     }
 }
 
@@ -216,11 +240,11 @@ fn meet_starts_word<Wd: Word, K: Key, L: CutWord, T: Tally + Into<u128> + Copy>(
         codec,
         fixed,
     } = all.join();
-    let halves: CutClasses<L, T> = {
-        let layer = all.top_half::<Wd, K, T>(budget, cancel, &mut stats)?;
+    let (halves, kept): (CutClasses<L, T>, Kept) = {
+        let (layer, kept) = all.top_half::<Wd, K, T>(budget, cancel, &mut stats)?;
         let halves = all.classes::<Wd, K, L, T>(layer, &codec, cut, offset, true)?;
         cancel.report_phase("classes", halves.states());
-        halves
+        (halves, kept)
     };
     let rules = |required: u32| JoinRules::open(cut, &fixed, required);
     let asked = all.asked();
@@ -234,11 +258,14 @@ fn meet_starts_word<Wd: Word, K: Key, L: CutWord, T: Tally + Into<u128> + Copy>(
             all.lookup(&halves, &halves, rules(1 << (v - lo)), cancel)?
         } else {
             let from = Plan::new(asked, FrontierMode::Start(all.square(v)), Purpose::Meet)?;
-            let layer = from.top_half::<Wd, K, T>(budget, cancel, &mut stats)?;
+            let (layer, from_kept) = from.top_half::<Wd, K, T>(budget, cancel, &mut stats)?;
             let tops = from.classes::<Wd, K, L, T>(layer, &codec, cut, offset, true)?;
-            all.lookup(&tops, &halves, rules(0), cancel)?
+            let count = all.lookup(&tops, &halves, rules(0), cancel)?;
+            from_kept.done();
+            count
         };
         report(start, count);
     }
+    kept.done();
     Ok(stats)
 }

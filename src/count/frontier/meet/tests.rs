@@ -29,6 +29,7 @@ fn half<Wd: Word, K: Key>(plan: &Plan) -> Layer<u64, K> {
         &mut FrontierStats::default(),
     )
     .unwrap()
+    .0
 }
 
 /// A half's classes, its window read in the words its plan takes.

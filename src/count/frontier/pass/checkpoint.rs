@@ -69,7 +69,9 @@ pub(crate) struct Keeper {
     last: Instant,
     /// The square last saved or resumed from: not saved again.
     at: Option<usize>,
-    _running: SavingPass,
+    /// Held while the pass's squares run: a stop then lets the square end and saves. Let go
+    /// once they are done (see [`Keeper::passed`]).
+    running: Option<SavingPass>,
 }
 
 impl Keeper {
@@ -89,7 +91,7 @@ impl Keeper {
             cancel: cancel.clone(),
             last: Instant::now(),
             at: None,
-            _running: cancel.saving_pass(),
+            running: Some(cancel.saving_pass()),
         })
     }
 
@@ -195,6 +197,13 @@ impl Keeper {
             path: self.path.clone(),
         });
         Ok(Some((state, layer)))
+    }
+
+    /// The pass's squares are done, but the work that reads its last layer (a meeting in the
+    /// middle's classes and join) is not: the checkpoint stays until [`Keeper::finish`], and a
+    /// stop now stops at once (that work is not saved part way).
+    pub(crate) fn passed(&mut self) {
+        self.running = None;
     }
 
     /// The pass is over (finished, or it cannot finish: an overflow redoes it in wider
