@@ -276,9 +276,10 @@ impl CancelFlag {
 
     /// Writes a line for every layer a frontier pass finishes, and every phase of a meeting in
     /// the middle, to `out`, as CSV: the phase (`pass`, `classes`, `join`; `checkpoint` when a
-    /// layer has been saved, see [`CancelFlag::save_passes`]), the square and the
-    /// squares of the pass, the states, the bytes this process holds (resident), and the
-    /// seconds since this call. Where a board's passes fit is planned from these lines.
+    /// layer has been saved, `resumed` when one has been read back, see
+    /// [`CancelFlag::save_passes`]), the square and the squares of the pass, the states, the
+    /// bytes this process holds (resident), and the seconds since this call. Where a board's
+    /// passes fit is planned from these lines.
     pub fn log_layers(&self, mut out: impl std::io::Write + Send + 'static) -> std::io::Result<()> {
         out.write_all(b"phase,square,squares,states,resident_bytes,seconds\n")?;
         out.flush()?;

@@ -150,9 +150,9 @@ impl Plan {
         // Saves before square `v` where due; `v == squares`: the half's last layer, which the
         // join reads (a stop during the join then loses the join only).
         let save = |keeper: &mut Option<Keeper>,
-                        layer: &Layer<T, K>,
-                        v: usize,
-                        stats: &mut FrontierStats| {
+                    layer: &Layer<T, K>,
+                    v: usize,
+                    stats: &mut FrontierStats| {
             if let Some(keeper) = keeper.as_mut()
                 && v > 0
                 && keeper.due(v)

@@ -9,6 +9,7 @@ use std::fs::File;
 use std::hash::Hasher;
 use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use fnv::FnvHasher;
@@ -115,13 +116,17 @@ impl Keeper {
         layer: &Layer<T, K>,
         stats: &mut FrontierStats,
     ) -> Result<(), Error> {
+        // Two tasks of one process may run the same pass (the same half for two questions):
+        // each save writes a file of its own before the rename.
+        static SAVES: AtomicU64 = AtomicU64::new(0);
         let dir = self.checkpointing.dir();
         let temporary = dir.join(format!(
-            ".{}.{}.tmp",
+            ".{}.{}.{}.tmp",
             self.path
                 .file_name()
                 .map_or_else(String::new, |n| n.to_string_lossy().into_owned()),
-            std::process::id()
+            std::process::id(),
+            SAVES.fetch_add(1, Ordering::Relaxed)
         ));
         let written = write_checkpoint(&temporary, &self.identity, state, layer)
             .and_then(|()| std::fs::rename(&temporary, &self.path));
@@ -191,6 +196,7 @@ impl Keeper {
         let mut state = header.state;
         state.stats.checkpoints_saved += 1;
         state.stats.checkpoint_bytes += std::fs::metadata(&self.path).map_or(0, |m| m.len());
+        self.cancel.report_phase("resumed", header.states);
         self.cancel.note_resumed(CheckpointNote {
             square: state.square as u64,
             squares: state.squares as u64,
