@@ -67,7 +67,10 @@ pub(crate) struct Keeper {
     identity: String,
     path: PathBuf,
     cancel: CancelFlag,
+    /// When it last saved (or started).
     last: Instant,
+    /// When it last asked whether to save: a square ago.
+    asked: Instant,
     /// The square last saved or resumed from: not saved again.
     at: Option<usize>,
     /// Held while the pass's squares run: a stop then lets the square end and saves. Let go
@@ -91,16 +94,23 @@ impl Keeper {
             path,
             cancel: cancel.clone(),
             last: Instant::now(),
+            asked: Instant::now(),
             at: None,
             running: Some(cancel.saving_pass()),
         })
     }
 
-    /// True where the pass, at the end of a square, before square `square`, is to save: its
-    /// interval has passed or a stop asked it to, and it has not saved there already.
-    pub(crate) fn due(&self, square: usize) -> bool {
+    /// True where the pass, at the end of a square, before square `square`, is to save: a
+    /// stop asked it to, or the next square may end past its interval (a square is taken to
+    /// last at most twice the one before: a layer grows by less than that in a square's
+    /// time), so that a run killed outright loses at most the interval; and it has not saved
+    /// there already. Called once a square.
+    pub(crate) fn due(&mut self, square: usize) -> bool {
+        let square_time = self.asked.elapsed();
+        self.asked = Instant::now();
         self.at != Some(square)
-            && (self.cancel.save_asked() || self.last.elapsed() >= self.checkpointing.every())
+            && (self.cancel.save_asked()
+                || self.last.elapsed() + 2 * square_time >= self.checkpointing.every())
     }
 
     /// True where a stop asked the pass to save and stop.
