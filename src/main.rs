@@ -60,7 +60,7 @@ fn main() -> ExitCode {
         // A pass that saves its layers saves at its square's end first (see --checkpoint).
         if handler_flag.stop() == knights::Stop::AfterSaving {
             eprintln!(
-                "stopping: the pass saves its layer when this square ends (Ctrl-C again stops at once)"
+                "stopping: the pass saves its layer at the end of this square (of the recorded period, if one runs); Ctrl-C again stops at once"
             );
             return;
         }
