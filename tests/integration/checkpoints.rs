@@ -4,22 +4,9 @@
 use predicates::prelude::*;
 use predicates::str::contains;
 
-use crate::util::{knights, process};
-
-/// The output of `child` once it has ended (killed, and the test failed, after 60 s).
 #[cfg(unix)]
-fn output_within_a_minute(mut child: std::process::Child) -> std::process::Output {
-    use std::time::{Duration, Instant};
-    let clock = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if clock.elapsed() > Duration::from_secs(60) {
-            let _ = child.kill();
-            panic!("the run did not end within 60 s");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    child.wait_with_output().unwrap()
-}
+use crate::util::output_within;
+use crate::util::{knights, process};
 
 /// SIGTERM (a scheduler's time limit) stops a pass that saves after every square at its
 /// square's end, saved (exit 130, and where it is saved); the same command then goes on from
@@ -66,7 +53,11 @@ fn a_pass_stopped_by_sigterm_goes_on_where_it_stopped() {
         .status()
         .unwrap();
     assert!(killed.success());
-    let stopped = output_within_a_minute(child);
+    let stopped = output_within(
+        child,
+        std::time::Duration::from_secs(60),
+        "the stopped run did not end",
+    );
     let stderr = String::from_utf8_lossy(&stopped.stderr);
     assert_eq!(stopped.status.code(), Some(130), "{stderr}");
     assert!(stderr.contains("the pass is saved at square"), "{stderr}");

@@ -386,17 +386,8 @@ fn signal(child: &std::process::Child, flag: &str) {
 /// `child`'s output once it has ended; if it runs on for 20 seconds, it is killed and the test
 /// fails with `why`.
 #[cfg(unix)]
-fn output_within_20_seconds(mut child: std::process::Child, why: &str) -> std::process::Output {
-    use std::time::{Duration, Instant};
-    let clock = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if clock.elapsed() > Duration::from_secs(20) {
-            let _ = child.kill();
-            panic!("{why} within 20 s");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    child.wait_with_output().unwrap()
+fn output_within_20_seconds(child: std::process::Child, why: &str) -> std::process::Output {
+    crate::util::output_within(child, std::time::Duration::from_secs(20), why)
 }
 
 /// While `solve` or `batch -` waits for its input (a terminal, or here a pipe that stays

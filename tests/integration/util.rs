@@ -373,3 +373,22 @@ impl Drop for SmallDisk {
         let _ = std::process::Command::new("umount").arg(&self.dir).status();
     }
 }
+
+/// `child`'s output once it has ended; if it runs on past `limit`, it is killed and the test
+/// fails with `why`.
+#[cfg(unix)]
+pub fn output_within(
+    mut child: std::process::Child,
+    limit: std::time::Duration,
+    why: &str,
+) -> std::process::Output {
+    let clock = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if clock.elapsed() > limit {
+            let _ = child.kill();
+            panic!("{why} within {limit:?}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}

@@ -154,7 +154,6 @@ impl Plan {
                     v: usize,
                     stats: &mut FrontierStats| {
             if let Some(keeper) = keeper.as_mut()
-                && v > 0
                 && keeper.due(v)
             {
                 let state = PassState {
@@ -164,11 +163,8 @@ impl Plan {
                     ..PassState::default()
                 };
                 keeper.save(&state, layer, stats)?;
-                if keeper.stop_asked() {
-                    return Err(Error::Interrupted);
-                }
             }
-            Ok(())
+            Ok::<(), Error>(())
         };
         for v in first..squares {
             save(&mut keeper, &layer, v, stats)?;

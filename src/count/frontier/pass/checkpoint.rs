@@ -104,22 +104,19 @@ impl Keeper {
     /// stop asked it to, or the next square may end past its interval (a square is taken to
     /// last at most twice the one before: a layer grows by less than that in a square's
     /// time), so that a run killed outright loses at most the interval; and it has not saved
-    /// there already. Called once a square.
+    /// there already (nor before the first square). Called once a square.
     pub(crate) fn due(&mut self, square: usize) -> bool {
         let square_time = self.asked.elapsed();
         self.asked = Instant::now();
-        self.at != Some(square)
+        square > 0
+            && self.at != Some(square)
             && (self.cancel.save_asked()
                 || self.last.elapsed() + 2 * square_time >= self.checkpointing.every())
     }
 
-    /// True where a stop asked the pass to save and stop.
-    pub(crate) fn stop_asked(&self) -> bool {
-        self.cancel.save_asked()
-    }
-
     /// Saves `layer` and `state`, replacing the pass's checkpoint whole or not at all, and
     /// counts it in `stats` (the figures the pass goes on with; those saved are `state`'s).
+    /// Where a stop asked the pass to save, it is saved and then `Err(Interrupted)`.
     pub(crate) fn save<T: Tally, K: Key>(
         &mut self,
         state: &PassState,
@@ -157,6 +154,9 @@ impl Keeper {
             squares: state.squares as u64,
             path: self.path.clone(),
         });
+        if self.cancel.save_asked() {
+            return Err(Error::Interrupted);
+        }
         Ok(())
     }
 

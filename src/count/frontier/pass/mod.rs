@@ -322,7 +322,6 @@ impl Plan {
         };
         while v < squares {
             if let Some(keeper) = keeper.as_mut()
-                && v > 0
                 && keeper.due(v)
             {
                 let state = PassState {
@@ -339,9 +338,6 @@ impl Plan {
                 match &layer {
                     Counts::Small(layer) => keeper.save(&state, layer, &mut stats)?,
                     Counts::Lanes(layer) => keeper.save(&state, layer, &mut stats)?,
-                }
-                if keeper.stop_asked() {
-                    return Err(Error::Interrupted);
                 }
             }
             cancel.check()?;
